@@ -1,0 +1,173 @@
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+// Times are integer milliseconds since the Unix epoch (UTC): window rules are
+// plain comparisons and the API formats them as ISO 8601 with `Z`.
+
+export const ENVIRONMENTS = ["test", "live", "demo"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export const AUDIT_EVENT_TYPES = [
+  "issued",
+  "retried",
+  "rectified",
+  "deleted",
+  "qr_accessed",
+  "pdf_downloaded",
+] as const;
+export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+export const organizations = sqliteTable("organizations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  documentLocale: text("document_locale").notNull().default("es"),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const credentials = sqliteTable(
+  "credentials",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    environment: text("environment", { enum: ENVIRONMENTS }).notNull(),
+    // SHA-256 of the whole key, hex; the key itself is stored nowhere.
+    keyHash: text("key_hash").notNull().unique(),
+    keyPrefix: text("key_prefix").notNull(),
+    keyLastFour: text("key_last_four").notNull(),
+    // JSON array of IP addresses; empty allows any IP.
+    allowedIps: text("allowed_ips", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    // Requests a minute; null means the service default.
+    rateLimitPerMinute: integer("rate_limit_per_minute"),
+    createdAt: integer("created_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    // Demo tokens only: end of the demo session and the IP it is bound to.
+    expiresAt: integer("expires_at"),
+    requesterIp: text("requester_ip"),
+  },
+  (t) => [
+    index("credentials_organization_idx").on(t.organizationId),
+    index("credentials_expires_at_idx").on(t.expiresAt),
+    check(
+      "credentials_environment_check",
+      sql`${t.environment} IN ('test', 'live', 'demo')`,
+    ),
+  ],
+);
+
+export const documents = sqliteTable(
+  "documents",
+  {
+    uuid: text("uuid").primaryKey(),
+    credentialId: text("credential_id")
+      .notNull()
+      .references(() => credentials.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    environment: text("environment", { enum: ENVIRONMENTS }).notNull(),
+    reference: text("reference"),
+    createdAt: integer("created_at").notNull(),
+    transportDate: text("transport_date").notNull(),
+    rectifiesUuid: text("rectifies_uuid"),
+    rectifiedByUuid: text("rectified_by_uuid"),
+    deletedAt: integer("deleted_at"),
+    deleteReason: text("delete_reason"),
+    firstQrAccessAt: integer("first_qr_access_at"),
+    // The normalized request (the result's `data`) and the metadata, as JSON.
+    data: text("data").notNull(),
+    metadata: text("metadata"),
+    // Hash of the canonical form of data plus metadata: recognises a retry.
+    requestHash: text("request_hash").notNull(),
+    documentLocale: text("document_locale").notNull(),
+    // Version of the QR keyring key that derives this document's `k`.
+    qrKeyVersion: text("qr_key_version").notNull(),
+    pdfObjectKey: text("pdf_object_key").notNull(),
+    pdfSha256: text("pdf_sha256").notNull(),
+    pdfSizeBytes: integer("pdf_size_bytes").notNull(),
+    pdfPages: integer("pdf_pages").notNull(),
+    // Demo documents expire with their token.
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [
+    // The list: a credential's documents, newest first, uuid as tie-breaker.
+    index("documents_list_idx").on(
+      t.credentialId,
+      sql`${t.createdAt} DESC`,
+      sql`${t.uuid} DESC`,
+    ),
+    index("documents_reference_idx").on(
+      t.organizationId,
+      t.environment,
+      t.reference,
+    ),
+    index("documents_rectifies_idx").on(t.rectifiesUuid),
+    index("documents_expires_at_idx").on(t.expiresAt),
+    check(
+      "documents_environment_check",
+      sql`${t.environment} IN ('test', 'live', 'demo')`,
+    ),
+  ],
+);
+
+// A reference, once used, stays reserved for its organization and environment,
+// even after its document is deleted.
+export const referenceReservations = sqliteTable(
+  "reference_reservations",
+  {
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    environment: text("environment", { enum: ENVIRONMENTS }).notNull(),
+    reference: text("reference").notNull(),
+    documentUuid: text("document_uuid")
+      .notNull()
+      .references(() => documents.uuid),
+    credentialId: text("credential_id")
+      .notNull()
+      .references(() => credentials.id),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.environment, t.reference] }),
+    uniqueIndex("reference_reservations_document_idx").on(t.documentUuid),
+  ],
+);
+
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    documentUuid: text("document_uuid")
+      .notNull()
+      .references(() => documents.uuid),
+    type: text("type", { enum: AUDIT_EVENT_TYPES }).notNull(),
+    // Null for QR accesses, which carry no credential.
+    credentialId: text("credential_id"),
+    requestId: text("request_id").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+  },
+  (t) => [
+    index("audit_events_document_idx").on(t.documentUuid, t.occurredAt),
+    check(
+      "audit_events_type_check",
+      sql`${t.type} IN ('issued', 'retried', 'rectified', 'deleted', 'qr_accessed', 'pdf_downloaded')`,
+    ),
+  ],
+);
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type CredentialRow = typeof credentials.$inferSelect;
+export type DocumentRow = typeof documents.$inferSelect;

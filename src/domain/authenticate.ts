@@ -1,0 +1,65 @@
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import { findCredentialByKeyHash } from "../db/credentials";
+import type { Environment } from "../db/schema";
+import { ApiError, unauthenticated } from "../errors";
+import { environmentOfKey, hashApiKey } from "./api-keys";
+
+/** The caller behind a valid API key. */
+export interface Credential {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  rateLimitPerMinute: number | null;
+}
+
+const ipNotAllowed = (): ApiError =>
+  ApiError.of(
+    "IP_NOT_ALLOWED",
+    "This API key may not be used from the IP address of this request.",
+  );
+
+/**
+ * Resolves an API key to its credential: 401 for a missing, malformed,
+ * unknown, revoked or expired key; 403 when the caller's IP is not allowed.
+ */
+export async function authenticate(
+  db: Database,
+  clock: Clock,
+  key: string | null,
+  clientIp: string | null,
+): Promise<Credential> {
+  const environment = key ? environmentOfKey(key) : null;
+  if (!key || !environment) throw unauthenticated();
+
+  const keyHash = await hashApiKey(key);
+  const row = await findCredentialByKeyHash(db, keyHash);
+  if (
+    !row ||
+    !sameHash(row.keyHash, keyHash) ||
+    row.environment !== environment ||
+    row.revokedAt !== null ||
+    (row.expiresAt !== null && clock.now() >= row.expiresAt)
+  ) {
+    throw unauthenticated();
+  }
+
+  const allowed = row.requesterIp ? [row.requesterIp] : row.allowedIps;
+  if (allowed.length > 0 && (!clientIp || !allowed.includes(clientIp))) {
+    throw ipNotAllowed();
+  }
+
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    environment: row.environment,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+  };
+}
+
+function sameHash(stored: string, computed: string): boolean {
+  const encoder = new TextEncoder();
+  const a = encoder.encode(stored);
+  const b = encoder.encode(computed);
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
+}

@@ -1,0 +1,62 @@
+import type { Clock } from "../../clock";
+import { toIsoTime } from "../../clock";
+import type { Database } from "../../db/client";
+import { listDocumentSummaries } from "../../db/documents";
+import type { ListQuery } from "../../schemas/list-query";
+import type { Credential } from "../authenticate";
+import { readWindowStart } from "../windows";
+
+export interface DocumentSummary {
+  uuid: string;
+  reference: string | null;
+  created_at: string;
+  transport_date: string;
+  rectifies_uuid: string | null;
+}
+
+export interface DocumentList {
+  data: DocumentSummary[];
+  meta: {
+    current_page: number;
+    limit: number;
+    total: number;
+    last_page: number;
+  };
+}
+
+/**
+ * The caller's non-deleted documents of the last 24 hours, newest first. The
+ * window moves with the clock, so pages are not a stable snapshot.
+ */
+export async function listDocuments(
+  db: Database,
+  clock: Clock,
+  credential: Credential,
+  query: ListQuery,
+): Promise<DocumentList> {
+  const { rows, total } = await listDocumentSummaries(
+    db,
+    {
+      credentialId: credential.id,
+      createdSince: readWindowStart(clock.now()),
+      transportDateFrom: query.from,
+      transportDateTo: query.to,
+    },
+    { offset: (query.page - 1) * query.limit, limit: query.limit },
+  );
+  return {
+    data: rows.map((row) => ({
+      uuid: row.uuid,
+      reference: row.reference,
+      created_at: toIsoTime(row.createdAt),
+      transport_date: row.transportDate,
+      rectifies_uuid: row.rectifiesUuid,
+    })),
+    meta: {
+      current_page: query.page,
+      limit: query.limit,
+      total,
+      last_page: Math.max(1, Math.ceil(total / query.limit)),
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// The time windows of the contract (spec 8, decisions.md "Time").
+const HOUR_MS = 60 * 60 * 1000;
+
+export const READ_WINDOW_MS = 24 * HOUR_MS;
+export const DELETE_WINDOW_MS = 2 * HOUR_MS;
+
+/** Reads, lists and retries see a document while `now < created_at + 24 h`. */
+export const isWithinReadWindow = (createdAt: number, now: number): boolean =>
+  now < createdAt + READ_WINDOW_MS;
+
+/** Earliest creation time still inside the read window at `now`. */
+export const readWindowStart = (now: number): number =>
+  now - READ_WINDOW_MS + 1;

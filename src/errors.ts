@@ -1,0 +1,113 @@
+// The one error model of the API: every failure becomes an ApiError and every
+// ApiError becomes the body of spec 2.15, `{errors: [{field, code, message}]}`.
+
+const STATUS_BY_CODE = {
+  MALFORMED_JSON: 400,
+  UNAUTHENTICATED: 401,
+  IP_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REFERENCE_CONFLICT: 409,
+  DOCUMENT_WINDOW_EXPIRED: 409,
+  DOCUMENT_ALREADY_RECTIFIED: 409,
+  DELETE_WINDOW_EXPIRED: 409,
+  DOCUMENT_ALREADY_DELIVERED: 409,
+  DOCUMENT_ALREADY_USED: 409,
+  DOCUMENT_ALREADY_ACCESSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  DEMO_RATE_LIMITED: 429,
+  DEMO_DOCUMENT_LIMIT: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  DEMO_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof STATUS_BY_CODE;
+export type ErrorStatus = (typeof STATUS_BY_CODE)[ErrorCode] | 422;
+
+/** Codes of a 422 answer; each names what is wrong with one field. */
+export type ValidationCode =
+  | "REQUIRED"
+  | "UNKNOWN_FIELD"
+  | "INVALID_TYPE"
+  | "TOO_SHORT"
+  | "TOO_LONG"
+  | "INVALID_FORMAT"
+  | "INVALID_VALUE"
+  | "INVALID_TAX_ID"
+  | "INVALID_REGISTRATION"
+  | "INVALID_DECIMAL"
+  | "EXACTLY_ONE_REQUIRED"
+  | "BOTH_OR_NEITHER"
+  | "METADATA_TOO_LARGE"
+  | "METADATA_TOO_DEEP"
+  | "INVALID_DATE"
+  | "INVALID_RANGE";
+
+export interface ErrorItem {
+  field: string | null;
+  code: ErrorCode | ValidationCode;
+  message: string;
+}
+
+export interface ErrorBody {
+  errors: ErrorItem[];
+}
+
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly items: ErrorItem[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: ErrorStatus,
+    items: ErrorItem[],
+    headers: Record<string, string> = {},
+  ) {
+    super(items.map((item) => `${item.code}: ${item.message}`).join("; "));
+    this.name = "ApiError";
+    this.status = status;
+    this.items = items;
+    this.headers = headers;
+  }
+
+  /** An error with one code, whose status follows from the code. */
+  static of(
+    code: ErrorCode,
+    message: string,
+    options: { field?: string | null; headers?: Record<string, string> } = {},
+  ): ApiError {
+    return new ApiError(
+      STATUS_BY_CODE[code],
+      [{ field: options.field ?? null, code, message }],
+      options.headers,
+    );
+  }
+
+  /** A 422 listing every validation error at once. */
+  static validation(items: ErrorItem[]): ApiError {
+    return new ApiError(422, items);
+  }
+
+  get body(): ErrorBody {
+    return { errors: this.items };
+  }
+}
+
+export const notFound = (): ApiError =>
+  ApiError.of("NOT_FOUND", "The requested resource does not exist.");
+
+export const unauthenticated = (): ApiError =>
+  ApiError.of(
+    "UNAUTHENTICATED",
+    "A valid API key is required: send it as `Authorization: Bearer <key>`.",
+    { headers: { "WWW-Authenticate": "Bearer" } },
+  );
+
+export const internalError = (requestId: string): ApiError =>
+  ApiError.of(
+    "INTERNAL_ERROR",
+    `An unexpected error occurred. Quote request id ${requestId} when contacting support.`,
+  );

@@ -1,0 +1,42 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../env";
+import { ApiError, internalError, notFound } from "../errors";
+
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  return c.json(error.body, error.status, error.headers);
+}
+
+/** Maps every failure, ours or Hono's, into the contract's error body. */
+export const handleError: ErrorHandler<AppEnv> = (error, c) => {
+  if (error instanceof ApiError) return errorResponse(c, error);
+  if (error instanceof HTTPException && error.status === 404) {
+    return errorResponse(c, notFound());
+  }
+  // The stack goes to the log, keyed by request id, never to the caller.
+  console.error(
+    JSON.stringify({
+      request_id: c.get("requestId"),
+      error: error.name,
+      message: error.message,
+      stack: error.stack,
+    }),
+  );
+  return errorResponse(c, internalError(c.get("requestId")));
+};
+
+export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
+  errorResponse(c, notFound());
+
+export const handleMethodNotAllowed = (
+  c: Context<AppEnv>,
+  methods: string[],
+): Response =>
+  errorResponse(
+    c,
+    ApiError.of(
+      "METHOD_NOT_ALLOWED",
+      `This path does not support ${c.req.method}; it supports ${methods.join(", ")}.`,
+      { headers: { Allow: methods.join(", ") } },
+    ),
+  );

@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** Languages a PDF can be printed in (spec 2.10). */
+export const DOCUMENT_LOCALES = [
+  "es",
+  "ca",
+  "gl",
+  "ca-valencia",
+  "eu",
+  "en",
+  "pt-pt",
+  "fr",
+] as const;
+
+export type DocumentLocale = (typeof DOCUMENT_LOCALES)[number];
+
+export const documentLocaleSchema = z.enum(DOCUMENT_LOCALES);
+
+export const isDocumentLocale = (value: string): value is DocumentLocale =>
+  (DOCUMENT_LOCALES as readonly string[]).includes(value);

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { calendarDate } from "./calendar-date";
+
+// Query values arrive as text: `1` is an integer, `1.0`, `01` and `+1` are not.
+const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
+
+const integerParameter = (
+  fallback: number,
+  min: number,
+  max: number,
+  rangeMessage: string,
+) =>
+  z
+    .string()
+    .regex(CANONICAL_INTEGER, {
+      message:
+        "Must be a whole number written without decimals or leading zeros.",
+    })
+    .transform(Number)
+    .check(
+      z.refine((value) => value >= min && value <= max, {
+        message: rangeMessage,
+        params: { code: "INVALID_VALUE" },
+      }),
+    )
+    .optional()
+    .transform((value) => value ?? fallback);
+
+/** Query of the list route; unknown parameters are ignored. */
+export const listQuerySchema = z
+  .object({
+    page: integerParameter(1, 1, Number.MAX_SAFE_INTEGER, "Must be 1 or more."),
+    limit: integerParameter(25, 1, 100, "Must be between 1 and 100."),
+    from: calendarDate.optional(),
+    to: calendarDate.optional(),
+  })
+  .check(
+    z.refine((query) => !query.from || !query.to || query.to >= query.from, {
+      message: "Must be on or after `from`.",
+      path: ["to"],
+      params: { code: "INVALID_RANGE" },
+      when: (payload) => payload.issues.length === 0,
+    }),
+  );
+
+export type ListQuery = z.output<typeof listQuerySchema>;

@@ -1,0 +1,73 @@
+import type { z } from "zod";
+import type { ErrorItem, ValidationCode } from "../errors";
+
+// Rules that zod cannot name by itself attach the contract's code to a custom
+// issue: `ctx.addIssue({ code: "custom", params: { code }, message })`.
+interface CustomParams {
+  code?: ValidationCode;
+}
+
+/** Dotted path of an issue (`shipper.tax_id`), or null at the top level. */
+const fieldOf = (path: PropertyKey[]): string | null =>
+  path.length === 0 ? null : path.map(String).join(".");
+
+const childField = (path: PropertyKey[], key: string): string =>
+  fieldOf([...path, key]) ?? key;
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * Turns zod's issues into the contract's 422 items, one per broken field;
+ * `input` is what was validated, to tell a missing field from a wrong one.
+ */
+export function toErrorItems(
+  issues: z.core.$ZodIssue[],
+  input: unknown,
+): ErrorItem[] {
+  return issues.flatMap((issue): ErrorItem[] => {
+    const field = fieldOf(issue.path);
+    switch (issue.code) {
+      case "unrecognized_keys":
+        return issue.keys.map((key) => ({
+          field: childField(issue.path, key),
+          code: "UNKNOWN_FIELD",
+          message: `Unknown field \`${key}\`.`,
+        }));
+      case "invalid_type":
+        return valueAt(input, issue.path) === undefined
+          ? [{ field, code: "REQUIRED", message: "This field is required." }]
+          : [
+              {
+                field,
+                code: "INVALID_TYPE",
+                message: `Expected ${issue.expected}.`,
+              },
+            ];
+      case "too_small":
+        return [{ field, code: "TOO_SHORT", message: issue.message }];
+      case "too_big":
+        return [{ field, code: "TOO_LONG", message: issue.message }];
+      case "invalid_value":
+        return [{ field, code: "INVALID_VALUE", message: issue.message }];
+      case "custom": {
+        const params = issue.params as CustomParams | undefined;
+        return [
+          {
+            field,
+            code: params?.code ?? "INVALID_VALUE",
+            message: issue.message,
+          },
+        ];
+      }
+      default:
+        return [{ field, code: "INVALID_FORMAT", message: issue.message }];
+    }
+  });
+}

@@ -1,0 +1,82 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { promisify } from "node:util";
+
+const execFileAsync = promisify(execFile);
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run keys -- ARGS` as support would, on the given local state. */
+export async function keys(
+  persistTo: string,
+  ...args: string[]
+): Promise<CommandResult> {
+  try {
+    const { stdout, stderr } = await execFileAsync("npm", [
+      "run",
+      "keys",
+      "--",
+      ...args,
+      "--persist-to",
+      persistTo,
+    ]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== "object" || !address) throw new Error("no port");
+  return address.port;
+}
+
+export interface RunningService {
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** `npm start` on a port and a state folder; resolves once wrangler is ready. */
+export async function startService(
+  port: number,
+  persistTo: string,
+): Promise<RunningService> {
+  const child: ChildProcess = spawn(
+    "npm",
+    ["start", "--", "--persist-to", persistTo],
+    {
+      env: { ...process.env, PORT: String(port) },
+      detached: true,
+    },
+  );
+  let output = "";
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  const stop = async () => {
+    if (child.exitCode !== null || !child.pid) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid, "SIGTERM");
+    await exited;
+  };
+  const deadline = Date.now() + 90_000;
+  while (!/Ready on http/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`npm start did not become ready:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { output: () => output, stop };
+}

@@ -1,0 +1,198 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, keys, type RunningService, startService } from "./commands";
+
+// One local service, as a new user starts it, on its own state folder.
+let stateDir: string;
+let port: number;
+let service: RunningService;
+
+const api = (
+  path: string,
+  key?: string,
+  headers: Record<string, string> = {},
+) =>
+  fetch(`http://localhost:${port}${path}`, {
+    headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers },
+  });
+
+function printedKey(output: string): string {
+  const match = /sk_test_[0-9A-Za-z]{32,}/.exec(output);
+  if (!match) throw new Error(`no key printed:\n${output}`);
+  return match[0];
+}
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), "deca-e2e-"));
+  port = await freePort();
+  service = await startService(port, stateDir);
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+describe("npm start", () => {
+  it("serves the API on PORT with the development key it prints", async () => {
+    const key = printedKey(service.output());
+    const response = await api("/api/v1/documents", key);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store, private");
+    expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(await response.text()).toBe(
+      '{"data":[],"meta":{"current_page":1,"limit":25,"total":0,"last_page":1}}',
+    );
+  });
+
+  it("answers 401 without a key and with a bad one", async () => {
+    expect((await api("/api/v1/documents")).status).toBe(401);
+    const bad = await api("/api/v1/documents", `sk_test_${"Z".repeat(40)}`);
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({
+      errors: [{ code: "UNAUTHENTICATED" }],
+    });
+  });
+});
+
+describe("npm run keys", () => {
+  it("create prints one JSON line whose key works at once", async () => {
+    const result = await keys(
+      stateDir,
+      "create",
+      "--org",
+      "Transportes Ñandú",
+      "--env",
+      "live",
+    );
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    const issued = JSON.parse(lines[0] as string);
+    expect(Object.keys(issued).sort()).toEqual([
+      "credential_id",
+      "key",
+      "organization_id",
+    ]);
+    expect(issued.key).toMatch(/^sk_live_[0-9A-Za-z]{32,}$/);
+    expect((await api("/api/v1/documents", issued.key)).status).toBe(200);
+  });
+
+  it("revoke takes effect on the next request", async () => {
+    const issued = JSON.parse(
+      (await keys(stateDir, "create", "--org", "Revoked SL", "--env", "test"))
+        .stdout,
+    );
+    expect((await api("/api/v1/documents", issued.key)).status).toBe(200);
+    const revoked = await keys(stateDir, "revoke", issued.credential_id);
+    expect(revoked.code).toBe(0);
+    expect((await api("/api/v1/documents", issued.key)).status).toBe(401);
+  });
+
+  it("binds a key to its allowed IPs", async () => {
+    const issued = JSON.parse(
+      (
+        await keys(
+          stateDir,
+          "create",
+          "--org",
+          "Allow SL",
+          "--env",
+          "test",
+          "--allow-ip",
+          "203.0.113.7",
+        )
+      ).stdout,
+    );
+    const outside = await api("/api/v1/documents", issued.key, {
+      "CF-Connecting-IP": "203.0.113.9",
+    });
+    expect(outside.status).toBe(403);
+    expect(await outside.json()).toMatchObject({
+      errors: [{ code: "IP_NOT_ALLOWED" }],
+    });
+    const inside = await api("/api/v1/documents", issued.key, {
+      "CF-Connecting-IP": "203.0.113.7",
+    });
+    expect(inside.status).toBe(200);
+  });
+
+  it("list shows prefix and last four characters, never a key", async () => {
+    const issued = JSON.parse(
+      (
+        await keys(
+          stateDir,
+          "create",
+          "--org",
+          "Listed SL",
+          "--env",
+          "test",
+          "--rate-limit",
+          "50",
+        )
+      ).stdout,
+    );
+    const result = await keys(stateDir, "list");
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(issued.key);
+    const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
+    expect(
+      rows.find((row) => row.credential_id === issued.credential_id),
+    ).toMatchObject({
+      organization: "Listed SL",
+      environment: "test",
+      key: `sk_test_…${issued.key.slice(-4)}`,
+      rate_limit_per_minute: 50,
+      revoked_at: null,
+    });
+  });
+
+  it("set-locale changes an organization's document language", async () => {
+    await keys(stateDir, "create", "--org", "Locale SL", "--env", "test");
+    const result = await keys(
+      stateDir,
+      "set-locale",
+      "--org",
+      "Locale SL",
+      "eu",
+    );
+    expect(result.code).toBe(0);
+    const rows = JSON.parse((await keys(stateDir, "list")).stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(rows.find((row) => row.organization === "Locale SL")).toMatchObject({
+      document_locale: "eu",
+    });
+  });
+
+  it.each([
+    [["create", "--env", "test"]],
+    [["create", "--org", "X", "--env", "prod"]],
+    [["create", "--org", "X", "--env", "test", "--locale", "de"]],
+    [["create", "--org", "X", "--env", "test", "--allow-ip", "not-an-ip"]],
+    [["create", "--org", "X", "--env", "test", "--rate-limit", "0"]],
+    [["create", "--org", "X", "--env", "test", "--bogus"]],
+    [["revoke"]],
+    [["revoke", "cred_doesnotexist"]],
+    [["set-locale", "--org", "X", "xx"]],
+    [["launch"]],
+  ])("exits 2 with a message and nothing on stdout for %j", async (args) => {
+    const result = await keys(stateDir, ...args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/error|usage/);
+  });
+});
+
+describe("npm start again", () => {
+  it("prints the same development key on a later start", async () => {
+    const first = printedKey(service.output());
+    await service.stop();
+    service = await startService(port, stateDir);
+    expect(printedKey(service.output())).toBe(first);
+    expect((await api("/api/v1/documents", first)).status).toBe(200);
+  });
+});
