@@ -1,5 +1,6 @@
 import type { Environment } from "../db/schema";
 import { randomBase62 } from "./random";
+import { sha256Hex } from "./sha256";
 
 // decisions.md: `sk_<environment>_` followed by at least 32 random base62
 // characters; issued keys carry 40 (about 238 bits).
@@ -16,15 +17,7 @@ export function environmentOfKey(key: string): Environment | null {
 }
 
 /** SHA-256 of the key, hex: the only form in which a key is stored. */
-export async function hashApiKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(key),
-  );
-  return [...new Uint8Array(digest)]
-    .map((byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
-}
+export const hashApiKey = (key: string): Promise<string> => sha256Hex(key);
 
 /** What may be shown of a key after issue: its prefix and last four characters. */
 export function keyDisplayParts(key: string): {

@@ -14,6 +14,20 @@ const fieldOf = (path: PropertyKey[]): string | null =>
 const childField = (path: PropertyKey[], key: string): string =>
   fieldOf([...path, key]) ?? key;
 
+// zod's type names, in the words of JSON.
+const TYPE_NAMES: Record<string, string> = {
+  object: "an object",
+  record: "an object",
+  array: "an array",
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  null: "null",
+};
+
+const describeType = (expected: string): string =>
+  TYPE_NAMES[expected] ?? expected;
+
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
@@ -40,14 +54,19 @@ export function toErrorItems(
           code: "UNKNOWN_FIELD",
           message: `Unknown field \`${key}\`.`,
         }));
+      // A union fails as a whole only when the value has none of its types.
       case "invalid_type":
+      case "invalid_union":
         return valueAt(input, issue.path) === undefined
           ? [{ field, code: "REQUIRED", message: "This field is required." }]
           : [
               {
                 field,
                 code: "INVALID_TYPE",
-                message: `Expected ${issue.expected}.`,
+                message:
+                  issue.code === "invalid_type"
+                    ? `Expected ${describeType(issue.expected)}.`
+                    : issue.message,
               },
             ];
       case "too_small":

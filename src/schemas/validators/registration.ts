@@ -35,16 +35,6 @@ const OLD_PROVINCIAL_SERIES = new RegExp(
   `^(?:${PROVINCE_CODES.join("|")})(?:[1-9][0-9]{0,5}|[0-9]{4}[A-Z]{1,2})$`,
 );
 
-/**
- * Upper-cases ASCII letters and drops ASCII spaces and hyphens; any other
- * character is kept so that it fails the format check.
- */
-export function normalizeRegistration(raw: string): string {
-  return raw
-    .replace(/[ -]/g, "")
-    .replace(/[a-z]/g, (letter) => letter.toUpperCase());
-}
-
 /** `country` is an upper-case CountryCode; `registration` is normalized. */
 export function isValidRegistration(
   country: string,

@@ -18,17 +18,6 @@ const FOREIGN_TAX_ID = /^[A-Z0-9]{1,32}$/;
 const ENTITY_DIGIT_CONTROL = "ABEH";
 const ENTITY_LETTER_CONTROL = "NPQRSW";
 
-/**
- * Upper-cases ASCII letters and drops ASCII spaces and hyphens. Any other
- * character is kept, so that it fails the format check instead of being
- * silently rewritten (full Unicode upper-casing would turn `ß` into `SS`).
- */
-export function normalizeTaxId(raw: string): string {
-  return raw
-    .replace(/[ -]/g, "")
-    .replace(/[a-z]/g, (letter) => letter.toUpperCase());
-}
-
 /** `country` is an upper-case CountryCode; `taxId` is already normalized. */
 export function isValidTaxId(country: string, taxId: string): boolean {
   if (country !== "ES") return FOREIGN_TAX_ID.test(taxId);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { normalizeIdentifier } from "../../../src/schemas/validators/identifier";
 import {
   isValidRegistration,
-  normalizeRegistration,
   type RegistrationKind,
 } from "../../../src/schemas/validators/registration";
 
@@ -93,7 +93,7 @@ const foreign: Row[] = [
   ["empty", "FR", "", "vehicle", false],
 ];
 
-describe("isValidRegistration after normalizeRegistration", () => {
+describe("isValidRegistration after normalizeIdentifier", () => {
   it.each([
     ...spanishCurrent,
     ...spanishOldProvincial,
@@ -101,12 +101,12 @@ describe("isValidRegistration after normalizeRegistration", () => {
     ...spanishTrailers,
     ...foreign,
   ])("%s: %s %j as %s is valid: %s", (_series, country, raw, kind, valid) => {
-    const registration = normalizeRegistration(raw);
+    const registration = normalizeIdentifier(raw);
     expect(isValidRegistration(country, registration, kind)).toBe(valid);
   });
 });
 
-describe("normalizeRegistration", () => {
+describe("normalizeIdentifier", () => {
   it.each([
     { raw: " m-1234-ab ", normalized: "M1234AB" },
     { raw: "1234 bcd", normalized: "1234BCD" },
@@ -114,6 +114,6 @@ describe("normalizeRegistration", () => {
     { raw: "1234\tbcd", normalized: "1234\tBCD" },
     { raw: "mü 12", normalized: "Mü12" },
   ])("normalizes $raw to $normalized", ({ raw, normalized }) => {
-    expect(normalizeRegistration(raw)).toBe(normalized);
+    expect(normalizeIdentifier(raw)).toBe(normalized);
   });
 });

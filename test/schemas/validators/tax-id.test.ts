@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  isValidTaxId,
-  normalizeTaxId,
-} from "../../../src/schemas/validators/tax-id";
+import { normalizeIdentifier } from "../../../src/schemas/validators/identifier";
+import { isValidTaxId } from "../../../src/schemas/validators/tax-id";
 
 // Control characters below were computed with an independent script:
 // DNI letter = "TRWAGMYFPDXBNJZSQVHLCKE"[number % 23]; NIE with X=0, Y=1, Z=2;
@@ -99,7 +97,7 @@ const foreign: Row[] = [
   ["empty", "DE", "", false],
 ];
 
-describe("isValidTaxId after normalizeTaxId", () => {
+describe("isValidTaxId after normalizeIdentifier", () => {
   const rows = [
     ...spanishPersons,
     ...spanishEntities,
@@ -107,11 +105,11 @@ describe("isValidTaxId after normalizeTaxId", () => {
     ...foreign,
   ];
   it.each(rows)("%s: %s %j is valid: %s", (_kind, country, raw, valid) => {
-    expect(isValidTaxId(country, normalizeTaxId(raw))).toBe(valid);
+    expect(isValidTaxId(country, normalizeIdentifier(raw))).toBe(valid);
   });
 });
 
-describe("normalizeTaxId", () => {
+describe("normalizeIdentifier", () => {
   it.each([
     { raw: " x-1234567-l ", normalized: "X1234567L" },
     { raw: "b 1234-5674", normalized: "B12345674" },
@@ -120,6 +118,6 @@ describe("normalizeTaxId", () => {
     { raw: "straße", normalized: "STRAßE" },
     { raw: "---", normalized: "" },
   ])("normalizes $raw to $normalized", ({ raw, normalized }) => {
-    expect(normalizeTaxId(raw)).toBe(normalized);
+    expect(normalizeIdentifier(raw)).toBe(normalized);
   });
 });

@@ -1,0 +1,26 @@
+import type { DocumentData, Metadata } from "../../schemas/document-request";
+import { sha256Hex } from "../sha256";
+
+/** JSON with every object's keys sorted, so that key order never matters. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map(
+        (key) =>
+          `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+      );
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * SHA-256 (hex) of the canonical normalized data plus metadata: two requests
+ * with the same hash are the same request, however their keys were ordered.
+ */
+export const requestHash = (
+  data: DocumentData,
+  metadata: Metadata,
+): Promise<string> => sha256Hex(canonicalJson({ data, metadata }));

@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { countryCode } from "./country-code";
+import { text } from "./text";
+
+/** Address (spec 2.2): all four fields required. */
+export const addressSchema = z.strictObject({
+  street: text(1, 255),
+  postal_code: text(1, 255),
+  city: text(1, 255),
+  country: countryCode,
+});
+
+export type Address = z.output<typeof addressSchema>;

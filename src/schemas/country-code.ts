@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { contractIssue } from "./issues";
+
+// ASCII-only upper-casing: `ß` must not become `SS` and pass as a code.
+export const asciiUpperCase = (value: string): string =>
+  value.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+
+/** CountryCode (spec 2.1): two letters, upper-cased; ISO membership is not checked. */
+export const countryCode = z
+  .string()
+  .transform(asciiUpperCase)
+  .check((ctx) => {
+    if (!/^[A-Z]{2}$/.test(ctx.value)) {
+      ctx.issues.push(
+        contractIssue(
+          "INVALID_FORMAT",
+          "Must be a two-letter country code such as ES.",
+          ctx.value,
+        ),
+      );
+    }
+  });

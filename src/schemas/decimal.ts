@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { contractIssue } from "./issues";
+
+// Spec 2.1, verbatim: greater than zero, up to 15 integer digits and 6 decimals.
+const POSITIVE_DECIMAL =
+  /^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$/;
+
+/** Drops trailing decimal zeros, and the point when nothing follows it. */
+export const normalizeDecimal = (value: string): string =>
+  value.includes(".") ? value.replace(/\.?0+$/, "") : value;
+
+const invalidDecimal = (input: unknown) =>
+  contractIssue(
+    "INVALID_DECIMAL",
+    "Must be a decimal greater than zero with up to 15 integer digits and 6 decimals, written with a point.",
+    input,
+  );
+
+/** PositiveDecimal: a string, returned without trailing decimal zeros. */
+export const positiveDecimal = z
+  .string()
+  .check((ctx) => {
+    if (!POSITIVE_DECIMAL.test(ctx.value)) {
+      ctx.issues.push(invalidDecimal(ctx.value));
+    }
+  })
+  .transform(normalizeDecimal);
+
+/**
+ * WeightKilograms: a PositiveDecimal string, or a JSON number judged by its
+ * shortest decimal form, so `0.1` is accepted while `1e-7` and
+ * `0.30000000000000004` (more than 6 decimals) are rejected, never rounded.
+ */
+export const weightKilograms = z
+  .union([z.string(), z.number()], {
+    error: "Expected a decimal string or a number.",
+  })
+  .transform(String)
+  .check((ctx) => {
+    if (!POSITIVE_DECIMAL.test(ctx.value)) {
+      ctx.issues.push(invalidDecimal(ctx.value));
+    }
+  })
+  .transform(normalizeDecimal);

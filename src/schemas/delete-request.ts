@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { text } from "./text";
+
+/**
+ * The body of a deletion (spec 2.13). A confirmation sent as false is a valid
+ * body: the document rules answer it with a 409, not a 422.
+ */
+export const deleteRequestSchema = z.strictObject({
+  reason: text(1, 2000),
+  confirm_not_delivered: z.boolean(),
+  confirm_not_used: z.boolean(),
+});
+
+export type DeleteRequest = z.output<typeof deleteRequestSchema>;

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { addressSchema } from "./address";
+import { countryCode } from "./country-code";
+import { fieldsAreValid } from "./issues";
+import { lengthIssue, optional, text } from "./text";
+import { normalizeIdentifier } from "./validators/identifier";
+import { isValidTaxId } from "./validators/tax-id";
+
+/** A tax id, normalized first; its length counts after normalization. */
+const taxId = z
+  .string()
+  .transform(normalizeIdentifier)
+  .check((ctx) => {
+    const tooLongOrShort = lengthIssue(ctx.value, 1, 32);
+    if (tooLongOrShort) ctx.issues.push(tooLongOrShort);
+  });
+
+/** The tax id must be valid for the country that issued it (spec 2.4). */
+const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(
+  (party) => isValidTaxId(party.tax_country, party.tax_id),
+  {
+    path: ["tax_id"],
+    message:
+      "Not a valid tax id for tax_country (for ES: a DNI, NIE or NIF with its control character).",
+    params: { code: "INVALID_TAX_ID" },
+    when: fieldsAreValid("tax_country", "tax_id"),
+  },
+);
+
+/** Shipper (spec 2.3): the contractual shipper. */
+export const shipperSchema = z
+  .strictObject({
+    name: text(1, 255),
+    tax_country: countryCode,
+    tax_id: taxId,
+    address: addressSchema,
+  })
+  .check(taxIdMatchesCountry);
+
+/** Carrier (spec 2.4): the carrier actually performing the transport; address optional. */
+export const carrierSchema = z
+  .strictObject({
+    name: text(1, 255),
+    tax_country: countryCode,
+    tax_id: taxId,
+    address: optional(addressSchema),
+  })
+  .check(taxIdMatchesCountry);
+
+export type Shipper = z.output<typeof shipperSchema>;
+export type Carrier = z.output<typeof carrierSchema>;

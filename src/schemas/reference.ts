@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { contractIssue } from "./issues";
+import { lengthIssue } from "./text";
+
+// decisions.md: `^[A-Za-z0-9-]+(?!\n)$`. Without the `m` flag, JavaScript's
+// `$` never matches before a final newline, so this is the same rule.
+const REFERENCE_PATTERN = /^[A-Za-z0-9-]+$/;
+
+/** Whether a text is a well-formed reference (also for `/ref/{reference}` paths). */
+export const isReference = (value: string): boolean =>
+  value.length <= 120 && REFERENCE_PATTERN.test(value);
+
+/** The customer's reference: 1..120 ASCII letters, digits and hyphens. */
+export const referenceSchema = z.string().check((ctx) => {
+  const tooLongOrShort = lengthIssue(ctx.value, 1, 120);
+  if (tooLongOrShort) {
+    ctx.issues.push(tooLongOrShort);
+  } else if (!REFERENCE_PATTERN.test(ctx.value)) {
+    ctx.issues.push(
+      contractIssue(
+        "INVALID_FORMAT",
+        "May contain only ASCII letters, digits and hyphens.",
+        ctx.value,
+      ),
+    );
+  }
+});

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { contractIssue } from "./issues";
+
+// C0 controls other than tab, line feed and carriage return, and DEL: no
+// document can print them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** Text a document can print: no control characters, no unpaired surrogates. */
+const isPrintable = (value: string): boolean =>
+  value.isWellFormed() && !CONTROL_CHARACTERS.test(value);
+
+/** Length in characters (Unicode code points), not UTF-16 units or bytes. */
+export const characterCount = (value: string): number => {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+};
+
+/** A length error (TOO_SHORT, TOO_LONG) for `value`, or null when it fits. */
+export function lengthIssue(
+  value: string,
+  min: number,
+  max: number,
+): z.core.$ZodRawIssue | null {
+  const length = characterCount(value);
+  if (length < min) {
+    return contractIssue(
+      "TOO_SHORT",
+      min === 1 ? "Must not be empty." : `Must be at least ${min} characters.`,
+      value,
+    );
+  }
+  if (length > max) {
+    return contractIssue(
+      "TOO_LONG",
+      `Must be at most ${max} characters.`,
+      value,
+    );
+  }
+  return null;
+}
+
+/** Printable text of `min..max` characters. */
+export const text = (min: number, max: number) =>
+  z.string().check((ctx) => {
+    const tooLongOrShort = lengthIssue(ctx.value, min, max);
+    if (tooLongOrShort) {
+      ctx.issues.push(tooLongOrShort);
+    } else if (!isPrintable(ctx.value)) {
+      ctx.issues.push(
+        contractIssue(
+          "INVALID_FORMAT",
+          "Must not contain control characters or unpaired surrogates.",
+          ctx.value,
+        ),
+      );
+    }
+  });
+
+/** An optional field: absent and null both mean "not given" and normalize to null. */
+export const optional = <S extends z.ZodType>(schema: S) =>
+  schema.nullish().transform((value) => value ?? null);
