@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
 
 const testKeyring = (seed: string) =>
   JSON.stringify({ current: "v1", keys: { v1: btoa(seed.padEnd(32, "0")) } });
@@ -26,8 +27,18 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**"],
+          exclude: ["test/e2e/**", "test/pdf/**"],
           setupFiles: ["./test/setup/apply-migrations.ts"],
+        },
+      },
+      {
+        // The PDF renderer in Node, where poppler, zbar and qpdf read its output.
+        plugins: [fontFilesAsArrayBuffers()],
+        test: {
+          name: "pdf",
+          include: ["test/pdf/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
         },
       },
       {

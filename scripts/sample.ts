@@ -1,0 +1,74 @@
+// `npm run sample -- [--locale fr] [--demo]`: writes sample control documents
+// to samples/ (gitignored) for a person to look at: a full one, a minimal
+// one, a correction and a long one that flows onto further pages. Without
+// --locale, every locale.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { renderDocumentPdf } from "../src/pdf/render-document";
+import {
+  DOCUMENT_LOCALES,
+  type DocumentLocale,
+  isDocumentLocale,
+} from "../src/schemas/document-locale";
+import type { DocumentData } from "../src/schemas/document-request";
+import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  MINIMAL_DOCUMENT,
+} from "../test/fixtures/documents";
+
+const OUTPUT = "samples";
+
+const SAMPLES: Record<
+  string,
+  { data: DocumentData; rectifiesUuid: string | null }
+> = {
+  full: { data: FULL_DOCUMENT, rectifiesUuid: null },
+  minimal: { data: MINIMAL_DOCUMENT, rectifiesUuid: null },
+  correction: {
+    data: FULL_DOCUMENT,
+    rectifiesUuid: "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b",
+  },
+  long: { data: LONG_DOCUMENT, rectifiesUuid: null },
+};
+
+function parseOptions(): { locales: DocumentLocale[]; demo: boolean } | null {
+  const { values } = parseArgs({
+    options: {
+      locale: { type: "string" },
+      demo: { type: "boolean", default: false },
+    },
+  });
+  if (values.locale === undefined) {
+    return { locales: [...DOCUMENT_LOCALES], demo: values.demo };
+  }
+  if (!isDocumentLocale(values.locale)) return null;
+  return { locales: [values.locale], demo: values.demo };
+}
+
+const options = parseOptions();
+if (!options) {
+  console.error(
+    `Usage: npm run sample -- [--locale ${DOCUMENT_LOCALES.join("|")}] [--demo]`,
+  );
+  process.exit(2);
+}
+await mkdir(OUTPUT, { recursive: true });
+for (const locale of options.locales) {
+  for (const [name, sample] of Object.entries(SAMPLES)) {
+    const pdf = await renderDocumentPdf({
+      ...ISSUE,
+      ...sample,
+      locale,
+      demo: options.demo,
+    });
+    const file = join(
+      OUTPUT,
+      `${locale}${options.demo ? "-demo" : ""}-${name}.pdf`,
+    );
+    await writeFile(file, pdf.bytes);
+    console.log(`${file}: ${pdf.pages} page(s), ${pdf.bytes.length} bytes`);
+  }
+}

@@ -1,0 +1,105 @@
+import * as fontkit from "@cantoo/fontkit";
+import type { PDFDocument, PDFFont } from "@cantoo/pdf-lib";
+import boldFile from "../../fonts/NotoSans-Bold.ttf";
+import regularFile from "../../fonts/NotoSans-Regular.ttf";
+
+const REGULAR = new Uint8Array(regularFile);
+const BOLD = new Uint8Array(boldFile);
+
+/** What prints in place of a character the font cannot draw (an emoji, CJK). */
+const FALLBACK_CHARACTER = "?";
+
+const parsedFonts = new WeakMap<Uint8Array, fontkit.Font>();
+
+function parseOnce(bytes: Uint8Array): fontkit.Font {
+  let font = parsedFonts.get(bytes);
+  if (!font) {
+    const parsed = fontkit.create(bytes);
+    if (!("layout" in parsed)) throw new Error("Not a single font file.");
+    font = parsed;
+    parsedFonts.set(bytes, font);
+  }
+  return font;
+}
+
+/**
+ * fontkit as pdf-lib sees it, except that each font file is parsed once per
+ * isolate and shared by every document. Subsetting with this fontkit is
+ * synchronous (no stream, no timer), so documents rendered at the same time
+ * never wait on one another.
+ */
+const sharedFontkit = { create: parseOnce };
+
+export interface DocumentFonts {
+  regular: PDFFont;
+  bold: PDFFont;
+}
+
+/** Embeds the document font, regular and bold, as subsets of the glyphs used. */
+export async function embedDocumentFonts(
+  pdf: PDFDocument,
+): Promise<DocumentFonts> {
+  pdf.registerFontkit(sharedFontkit);
+  const regular = await pdf.embedFont(REGULAR, { subset: true });
+  const bold = await pdf.embedFont(BOLD, { subset: true });
+  return { regular, bold };
+}
+
+/**
+ * Text in the bold font as one SVG path (y down, origin at the start of the
+ * baseline) at `size` points: drawn as shapes rather than text, it stays out
+ * of the text that readers extract and copy.
+ */
+export function boldOutline(
+  text: string,
+  size: number,
+): { path: string; width: number } {
+  const font = parseOnce(BOLD);
+  const scale = size / font.unitsPerEm;
+  let advance = 0;
+  let path = "";
+  for (const glyph of font.layout(text).glyphs) {
+    const offset = advance;
+    path += glyph.path
+      .mapPoints((x, y) => [(x + offset) * scale, -y * scale])
+      .toSVG();
+    advance += glyph.advanceWidth;
+  }
+  return { path, width: advance * scale };
+}
+
+let drawable: ReadonlySet<number> | undefined;
+
+/** Code points that both weights can draw. */
+function drawableCodePoints(): ReadonlySet<number> {
+  if (!drawable) {
+    const bold = new Set(parseOnce(BOLD).characterSet);
+    drawable = new Set(
+      parseOnce(REGULAR).characterSet.filter((codePoint) =>
+        bold.has(codePoint),
+      ),
+    );
+  }
+  return drawable;
+}
+
+/**
+ * Text as the document prints it: composed (NFC, so that `S` + combining
+ * comma becomes the single glyph `Ș`), line breaks as `\n`, tabs as spaces,
+ * and every character the font lacks as FALLBACK_CHARACTER.
+ */
+export function printable(text: string): string {
+  const glyphs = drawableCodePoints();
+  let result = "";
+  for (const character of text
+    .normalize("NFC")
+    .replace(/\r\n?/g, "\n")
+    .replaceAll("\t", " ")) {
+    const codePoint = character.codePointAt(0) ?? 0;
+    result +=
+      character === "\n" || glyphs.has(codePoint)
+        ? character
+        : FALLBACK_CHARACTER;
+  }
+  return result;
+}

@@ -1,0 +1,27 @@
+import type { Keyring } from "./keyring";
+import { openPdf, sealPdf } from "./pdf-envelope";
+
+/** Issued PDFs in R2, encrypted at rest (format: pdf-envelope.ts). */
+export interface PdfStore {
+  put(objectKey: string, pdf: Uint8Array): Promise<void>;
+  /** Exactly the bytes that were put, or null when there is no such object; throws when the object was tampered with. */
+  get(objectKey: string): Promise<Uint8Array | null>;
+  delete(objectKey: string): Promise<void>;
+}
+
+export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
+  return {
+    async put(objectKey, pdf) {
+      await bucket.put(objectKey, await sealPdf(keyring, objectKey, pdf));
+    },
+    async get(objectKey) {
+      const object = await bucket.get(objectKey);
+      if (!object) return null;
+      const stored = new Uint8Array(await object.arrayBuffer());
+      return openPdf(keyring, objectKey, stored);
+    },
+    async delete(objectKey) {
+      await bucket.delete(objectKey);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { type Keyring, keyOfVersion } from "./keyring";
+
+// The QR secret `k` is derived, never stored: HMAC-SHA-256 of "qr:<uuid>"
+// under the QR keyring version the document was issued under (its row keeps
+// only `qrKeyVersion`), so a new current version never breaks an older link.
+// Its first 16 bytes give 128 bits (decisions.md), 22 base64url characters.
+// Changing this derivation would break every printed QR code.
+const SECRET_BYTES = 16;
+const SECRET_LENGTH = 22;
+
+const encoder = new TextEncoder();
+
+/** The `k` of a document; `documentUuid` as stored in its row. */
+export async function deriveQrSecret(
+  keyring: Keyring,
+  version: string,
+  documentUuid: string,
+): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    keyOfVersion(keyring, version),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    encoder.encode(`qr:${documentUuid}`),
+  );
+  return base64Url(new Uint8Array(mac, 0, SECRET_BYTES));
+}
+
+/** Whether `candidate` is the document's `k`, compared in constant time. */
+export async function verifyQrSecret(
+  keyring: Keyring,
+  version: string,
+  documentUuid: string,
+  candidate: string,
+): Promise<boolean> {
+  // Every `k` has the same, public length: rejecting others early reveals nothing.
+  if (candidate.length !== SECRET_LENGTH) return false;
+  const expected = encoder.encode(
+    await deriveQrSecret(keyring, version, documentUuid),
+  );
+  const given = encoder.encode(candidate);
+  // Non-ASCII characters make more bytes than characters.
+  if (given.length !== expected.length) return false;
+  return crypto.subtle.timingSafeEqual(given, expected);
+}
+
+const base64Url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
