@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { openDatabase } from "./db/client";
 import type { AppDependencies, AppEnv } from "./env";
 import {
   handleError,
@@ -10,7 +9,10 @@ import {
 import { noStore } from "./http/middleware/no-store";
 import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
+import { provideServices } from "./http/middleware/services";
+import { demoRoutes } from "./http/routes/demo";
 import { documentRoutes } from "./http/routes/documents";
+import { qrRoutes } from "./http/routes/qr";
 
 /**
  * The HTTP application. Authentication is attached per route, after routing,
@@ -20,16 +22,14 @@ export function createApp(dependencies: AppDependencies) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId, requestLog, noStore);
-  app.use(async (c, next) => {
-    c.set("clock", dependencies.clock);
-    c.set("db", openDatabase(c.env.DB));
-    await next();
-  });
+  app.use(provideServices(dependencies));
   app.use(
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
   );
 
   app.route("/api/v1/documents", documentRoutes);
+  app.route("/api/v1/demo", demoRoutes);
+  app.route("/", qrRoutes);
 
   app.notFound(handleNotFound);
   app.onError(handleError);

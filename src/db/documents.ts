@@ -1,6 +1,21 @@
-import { and, count, desc, eq, gte, isNull, lte, type SQL } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  isNull,
+  lte,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "./client";
-import { documents } from "./schema";
+import {
+  type DocumentRow,
+  documents,
+  type Environment,
+  referenceReservations,
+} from "./schema";
 
 export interface DocumentListFilter {
   credentialId: string;
@@ -55,4 +70,122 @@ export async function listDocumentSummaries(
     db.select({ total: count() }).from(documents).where(where),
   ]);
   return { rows, total: totals[0]?.total ?? 0 };
+}
+
+export type NewDocumentRow = typeof documents.$inferInsert;
+
+/** A credential's own document by uuid, whatever its state or age. */
+export const findOwnDocumentByUuid = (
+  db: Database,
+  credentialId: string,
+  uuid: string,
+): Promise<DocumentRow | undefined> =>
+  db.query.documents.findFirst({
+    where: and(
+      eq(documents.uuid, uuid),
+      eq(documents.credentialId, credentialId),
+    ),
+  });
+
+/** Any document by uuid: for the QR link, which carries no credential. */
+export const findDocumentByUuid = (
+  db: Database,
+  uuid: string,
+): Promise<DocumentRow | undefined> =>
+  db.query.documents.findFirst({ where: eq(documents.uuid, uuid) });
+
+/** The document a reference is reserved for in an organization and environment. */
+export async function findDocumentByReference(
+  db: Database,
+  scope: { organizationId: string; environment: Environment },
+  reference: string,
+): Promise<DocumentRow | undefined> {
+  const [row] = await db
+    .select({ document: documents })
+    .from(referenceReservations)
+    .innerJoin(
+      documents,
+      eq(documents.uuid, referenceReservations.documentUuid),
+    )
+    .where(
+      and(
+        eq(referenceReservations.organizationId, scope.organizationId),
+        eq(referenceReservations.environment, scope.environment),
+        eq(referenceReservations.reference, reference),
+      ),
+    )
+    .limit(1);
+  return row?.document;
+}
+
+/** The statements that make a new document visible, to run in one batch. */
+export function insertDocumentStatements(db: Database, row: NewDocumentRow) {
+  const statements = [db.insert(documents).values(row)] as const;
+  if (row.reference === null || row.reference === undefined) return statements;
+  return [
+    ...statements,
+    db.insert(referenceReservations).values({
+      organizationId: row.organizationId,
+      environment: row.environment,
+      reference: row.reference,
+      documentUuid: row.uuid,
+      credentialId: row.credentialId,
+      createdAt: row.createdAt,
+    }),
+  ] as const;
+}
+
+/** Links a version to its correction; matches nothing once it is rectified. */
+export const markRectified = (
+  db: Database,
+  uuid: string,
+  correctionUuid: string,
+) =>
+  db
+    .update(documents)
+    .set({ rectifiedByUuid: correctionUuid })
+    .where(and(eq(documents.uuid, uuid), isNull(documents.rectifiedByUuid)));
+
+/**
+ * Deletes logically, only while the document may still be deleted: not yet
+ * deleted, rectified or accessed through its QR link.
+ */
+export const markDeleted = (
+  db: Database,
+  uuid: string,
+  deletion: { at: number; reason: string },
+) =>
+  db
+    .update(documents)
+    .set({ deletedAt: deletion.at, deleteReason: deletion.reason })
+    .where(
+      and(
+        eq(documents.uuid, uuid),
+        isNull(documents.deletedAt),
+        isNull(documents.rectifiedByUuid),
+        isNull(documents.firstQrAccessAt),
+      ),
+    )
+    .returning({ uuid: documents.uuid });
+
+/** Records a QR access on a document that is not deleted; the first one stays. */
+export const markQrAccessed = (db: Database, uuid: string, at: number) =>
+  db
+    .update(documents)
+    .set({
+      firstQrAccessAt: sql`coalesce(${documents.firstQrAccessAt}, ${at})`,
+    })
+    .where(and(eq(documents.uuid, uuid), isNull(documents.deletedAt)))
+    .returning({ uuid: documents.uuid });
+
+/** Every version a credential ever issued, deleted ones included. */
+export async function countDocumentsOfCredential(
+  db: Database,
+  credentialId: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ issued: count() })
+    .from(documents)
+    .where(eq(documents.credentialId, credentialId));
+  return row?.issued ?? 0;
 }

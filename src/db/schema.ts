@@ -113,7 +113,9 @@ export const documents = sqliteTable(
       t.environment,
       t.reference,
     ),
-    index("documents_rectifies_idx").on(t.rectifiesUuid),
+    // A version is rectified at most once: the last guard against two
+    // concurrent corrections of the same document.
+    uniqueIndex("documents_rectifies_unique").on(t.rectifiesUuid),
     index("documents_expires_at_idx").on(t.expiresAt),
     check(
       "documents_environment_check",

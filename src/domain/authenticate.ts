@@ -11,6 +11,8 @@ export interface Credential {
   organizationId: string;
   environment: Environment;
   rateLimitPerMinute: number | null;
+  /** End of a demo session; null for real keys. */
+  expiresAt: number | null;
 }
 
 const ipNotAllowed = (): ApiError =>
@@ -54,6 +56,7 @@ export async function authenticate(
     organizationId: row.organizationId,
     environment: row.environment,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    expiresAt: row.expiresAt,
   };
 }
 

@@ -11,3 +11,7 @@ export const isWithinReadWindow = (createdAt: number, now: number): boolean =>
 /** Earliest creation time still inside the read window at `now`. */
 export const readWindowStart = (now: number): number =>
   now - READ_WINDOW_MS + 1;
+
+/** A document can be deleted while `now < created_at + 2 h`; exactly 2 h is too late. */
+export const isWithinDeleteWindow = (createdAt: number, now: number): boolean =>
+  now < createdAt + DELETE_WINDOW_MS;

@@ -1,7 +1,39 @@
 import { DurableObject } from "cloudflare:workers";
 
+// A holder that never releases (its Worker died) loses the lock after this.
+const LEASE_MS = 30_000;
+
 /**
- * Serializes the requests that use one reference of one organization and
- * environment (one object per reference). Filled in by the lifecycle issue.
+ * One named lock (one object per name: a reference of an organization and
+ * environment, or a document). Callers queue on `acquire` until the holder
+ * releases or its lease runs out. The state lives in memory: a lock lost with
+ * an evicted object only removes serialization, and D1's unique indexes
+ * still refuse a second document.
  */
-export class ReferenceLock extends DurableObject<Env> {}
+export class ReferenceLock extends DurableObject<Env> {
+  #holder: { token: string; expiresAt: number } | null = null;
+  #waiters: (() => void)[] = [];
+
+  /** A token for the lock, or null if it could not be had within `waitMs`. */
+  async acquire(waitMs: number): Promise<string | null> {
+    const deadline = Date.now() + waitMs;
+    while (this.#holder && this.#holder.expiresAt > Date.now()) {
+      const remaining = Math.min(deadline, this.#holder.expiresAt) - Date.now();
+      if (Date.now() >= deadline) return null;
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, remaining);
+      });
+    }
+    const token = crypto.randomUUID();
+    this.#holder = { token, expiresAt: Date.now() + LEASE_MS };
+    return token;
+  }
+
+  release(token: string): void {
+    if (this.#holder?.token !== token) return;
+    this.#holder = null;
+    // Every waiter looks again; the first to run takes the lock.
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+}

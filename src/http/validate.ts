@@ -1,8 +1,13 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { MiddlewareHandler, ValidationTargets } from "hono";
 import type { z } from "zod";
+import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { toErrorItems } from "../schemas/validation-errors";
+import { readJsonObject } from "./json-body";
+
+const invalid = (issues: z.core.$ZodIssue[], input: unknown): ApiError =>
+  ApiError.validation(toErrorItems(issues, input));
 
 /**
  * zValidator for a schema of the contract: a failure is the 422 that lists
@@ -18,6 +23,30 @@ export const validate = <
   zValidator(target, schema, (result) => {
     if (!result.success) {
       // On failure `data` is the input as received.
-      throw ApiError.validation(toErrorItems(result.error.issues, result.data));
+      throw invalid(result.error.issues, result.data);
     }
   });
+
+/**
+ * Reads the JSON body under the caller's size limit (demo callers and the
+ * public demo route get the smaller one), then validates it like `validate`.
+ */
+export const validateJsonBody = <Schema extends z.ZodType>(
+  schema: Schema,
+): MiddlewareHandler<
+  AppEnv,
+  string,
+  { in: { json: z.input<Schema> }; out: { json: z.output<Schema> } }
+> =>
+  async function validateJsonBody(c, next) {
+    const real =
+      c.var.credential !== undefined && c.var.credential.environment !== "demo";
+    const limit = Number(
+      real ? c.env.MAX_BODY_BYTES : c.env.MAX_DEMO_BODY_BYTES,
+    );
+    const body = await readJsonObject(c.req.raw, limit);
+    const result = schema.safeParse(body);
+    if (!result.success) throw invalid(result.error.issues, body);
+    c.req.addValidatedData("json", result.data as object);
+    await next();
+  };

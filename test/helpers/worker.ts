@@ -2,26 +2,72 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { createApp } from "../../src/app";
 import type { Clock } from "../../src/clock";
+import type { RenderPdf } from "../../src/domain/documents/services";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 
 export const ORIGIN = "https://deca.test";
 
+export type Call = (path: string, init?: RequestInit) => Promise<Response>;
+
 /** A request to the deployed Worker (its real clock). */
-export const call = (path: string, init?: RequestInit): Promise<Response> =>
+export const call: Call = (path, init) =>
   exports.default.fetch(new Request(`${ORIGIN}${path}`, init));
 
 /** A clock that stays where it is put. */
-export function fixedClock(start: number): Clock & { set(ms: number): void } {
+export function fixedClock(
+  start: number,
+): Clock & { set(ms: number): void; advance(ms: number): void } {
   let now = start;
-  return { now: () => now, set: (ms) => (now = ms) };
+  return {
+    now: () => now,
+    set: (ms) => {
+      now = ms;
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
-/** The app with a test clock, on the same local D1, R2 and Durable Objects. */
-export function callWithClock(clock: Clock, bindings: Env = env) {
-  const app = createApp({ clock });
-  return (path: string, init?: RequestInit): Promise<Response> =>
-    Promise.resolve(app.fetch(new Request(`${ORIGIN}${path}`, init), bindings));
+/**
+ * The app with other dependencies (a test clock, failing bindings or
+ * renderer), on the same local D1, R2 and Durable Objects by default.
+ */
+export function callWith(options: {
+  clock: Clock;
+  bindings?: Env;
+  renderPdf?: RenderPdf;
+}): Call {
+  const app = createApp({
+    clock: options.clock,
+    renderPdf: options.renderPdf ?? renderDocumentPdf,
+  });
+  return (path, init) =>
+    Promise.resolve(
+      app.fetch(new Request(`${ORIGIN}${path}`, init), options.bindings ?? env),
+    );
 }
+
+/** The app with a test clock. */
+export const callWithClock = (clock: Clock, bindings: Env = env): Call =>
+  callWith({ clock, bindings });
 
 export const bearer = (key: string, headers: Record<string, string> = {}) => ({
   headers: { Authorization: `Bearer ${key}`, ...headers },
+});
+
+/** A JSON request with a Bearer key. */
+export const jsonRequest = (
+  method: string,
+  key: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): RequestInit => ({
+  method,
+  headers: {
+    Authorization: `Bearer ${key}`,
+    "Content-Type": "application/json",
+    ...headers,
+  },
+  body: JSON.stringify(body),
 });

@@ -1,8 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
 import { systemClock } from "../../src/clock";
-import { call, ORIGIN } from "../helpers/worker";
+import { call, callWith } from "../helpers/worker";
 
 async function expectErrorBody(
   response: Response,
@@ -31,7 +30,7 @@ describe("routing errors", () => {
   it("answers a known path with another method 405 with Allow, before any authentication", async () => {
     const response = await call("/api/v1/documents", { method: "PATCH" });
     await expectErrorBody(response, 405, "METHOD_NOT_ALLOWED");
-    expect(response.headers.get("Allow")).toBe("GET, HEAD");
+    expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
   });
 
   it("gives every response its own request id", async () => {
@@ -58,13 +57,13 @@ describe("routing errors", () => {
         throw new Error("disk on fire at /internal/path.ts:12");
       },
     } as unknown as D1Database;
-    const app = createApp({ clock: systemClock });
-    const response = await app.fetch(
-      new Request(`${ORIGIN}/api/v1/documents`, {
-        headers: { Authorization: `Bearer sk_test_${"a".repeat(40)}` },
-      }),
-      { ...env, DB: brokenDatabase },
-    );
+    const request = callWith({
+      clock: systemClock,
+      bindings: { ...env, DB: brokenDatabase },
+    });
+    const response = await request("/api/v1/documents", {
+      headers: { Authorization: `Bearer sk_test_${"a".repeat(40)}` },
+    });
     const error = await expectErrorBody(response, 500, "INTERNAL_ERROR");
     expect(error.message).toContain(
       response.headers.get("X-Request-Id") as string,

@@ -1,10 +1,9 @@
-import type { Clock } from "../../clock";
 import { toIsoTime } from "../../clock";
-import type { Database } from "../../db/client";
 import { listDocumentSummaries } from "../../db/documents";
 import type { ListQuery } from "../../schemas/list-query";
 import type { Credential } from "../authenticate";
 import { readWindowStart } from "../windows";
+import type { DocumentServices } from "./services";
 
 export interface DocumentSummary {
   uuid: string;
@@ -29,16 +28,15 @@ export interface DocumentList {
  * window moves with the clock, so pages are not a stable snapshot.
  */
 export async function listDocuments(
-  db: Database,
-  clock: Clock,
+  services: Pick<DocumentServices, "db" | "clock">,
   credential: Credential,
   query: ListQuery,
 ): Promise<DocumentList> {
   const { rows, total } = await listDocumentSummaries(
-    db,
+    services.db,
     {
       credentialId: credential.id,
-      createdSince: readWindowStart(clock.now()),
+      createdSince: readWindowStart(services.clock.now()),
       transportDateFrom: query.from,
       transportDateTo: query.to,
     },

@@ -1,21 +1,120 @@
 import { Hono } from "hono";
+import type { DocumentAddress } from "../../domain/documents/addressing";
+import { createDocument } from "../../domain/documents/create-document";
+import { deleteDocument } from "../../domain/documents/delete-document";
 import { listDocuments } from "../../domain/documents/list";
+import {
+  downloadDocumentPdf,
+  getDocument,
+  getDocumentStatus,
+} from "../../domain/documents/read-document";
+import { rectifyDocument } from "../../domain/documents/rectify-document";
 import type { AppEnv } from "../../env";
+import { notFound } from "../../errors";
+import { deleteRequestSchema } from "../../schemas/delete-request";
+import { documentRequestSchema } from "../../schemas/document-request";
 import { listQuerySchema } from "../../schemas/list-query";
+import { isReference } from "../../schemas/reference";
 import { requireCredential } from "../middleware/authenticate";
-import { validate } from "../validate";
+import { isUuid, pdfResponse } from "../pdf-response";
+import { validate, validateJsonBody } from "../validate";
 
-export const documentRoutes = new Hono<AppEnv>().get(
-  "/",
-  requireCredential,
-  validate("query", listQuerySchema),
-  async (c) =>
+/**
+ * The document named by the path: `/{uuid}` or `/ref/{reference}`. A path
+ * that cannot name a document is the same 404 as an unknown one.
+ */
+function addressOf(
+  params: Record<string, string | undefined>,
+): DocumentAddress {
+  const { uuid } = params;
+  if (uuid !== undefined) {
+    if (!isUuid(uuid)) throw notFound();
+    return { uuid };
+  }
+  const reference = params.reference ?? "";
+  if (!isReference(reference)) throw notFound();
+  return { reference };
+}
+
+export const documentRoutes = new Hono<AppEnv>()
+  .get("/", requireCredential, validate("query", listQuerySchema), async (c) =>
     c.json(
       await listDocuments(
-        c.var.db,
-        c.var.clock,
+        c.var.services,
         c.var.credential,
         c.req.valid("query"),
       ),
     ),
-);
+  )
+  .post(
+    "/",
+    requireCredential,
+    validateJsonBody(documentRequestSchema),
+    async (c) => {
+      const { created, result } = await createDocument(
+        c.var.services,
+        c.var.credential,
+        c.req.valid("json"),
+      );
+      return c.json(result, created ? 201 : 200);
+    },
+  );
+
+// Every document operation answers at both addresses.
+for (const path of ["/:uuid", "/ref/:reference"]) {
+  documentRoutes
+    .get(path, requireCredential, async (c) =>
+      c.json(
+        await getDocument(
+          c.var.services,
+          c.var.credential,
+          addressOf(c.req.param()),
+        ),
+      ),
+    )
+    .put(
+      path,
+      requireCredential,
+      validateJsonBody(documentRequestSchema),
+      async (c) =>
+        c.json(
+          await rectifyDocument(
+            c.var.services,
+            c.var.credential,
+            addressOf(c.req.param()),
+            c.req.valid("json"),
+          ),
+        ),
+    )
+    .delete(
+      path,
+      requireCredential,
+      validateJsonBody(deleteRequestSchema),
+      async (c) => {
+        await deleteDocument(
+          c.var.services,
+          c.var.credential,
+          addressOf(c.req.param()),
+          c.req.valid("json"),
+        );
+        return c.body(null, 204);
+      },
+    )
+    .get(`${path}/status`, requireCredential, async (c) =>
+      c.json(
+        await getDocumentStatus(
+          c.var.services,
+          c.var.credential,
+          addressOf(c.req.param()),
+        ),
+      ),
+    )
+    .get(`${path}/pdf`, requireCredential, async (c) => {
+      const pdf = await downloadDocumentPdf(
+        c.var.services,
+        c.var.credential,
+        addressOf(c.req.param()),
+      );
+      return pdfResponse(pdf, "attachment");
+    });
+}

@@ -1,0 +1,42 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { Database } from "./client";
+import { type AuditEventType, auditEvents, documents } from "./schema";
+
+export interface AuditEvent {
+  documentUuid: string;
+  type: AuditEventType;
+  credentialId: string | null;
+  requestId: string;
+  occurredAt: number;
+}
+
+/** The insert of one audit event, to run alone or inside a batch. */
+export const insertAuditEvent = (db: Database, event: AuditEvent) =>
+  db.insert(auditEvents).values(event);
+
+/**
+ * The insert of an audit event that happens only if `condition` holds for
+ * the document when the batch reaches it: the event is written exactly when
+ * the state change before it in the same batch took effect.
+ */
+export const insertAuditEventIf = (
+  db: Database,
+  event: AuditEvent,
+  condition: SQL,
+) =>
+  db.insert(auditEvents).select(
+    // The fields in the table's column order, as insert-select requires.
+    db
+      .select({
+        id: sql<number>`NULL`.as("id"),
+        documentUuid: documents.uuid,
+        type: sql<AuditEventType>`${event.type}`.as("type"),
+        credentialId: sql<string | null>`${event.credentialId}`.as(
+          "credential_id",
+        ),
+        requestId: sql<string>`${event.requestId}`.as("request_id"),
+        occurredAt: sql<number>`${event.occurredAt}`.as("occurred_at"),
+      })
+      .from(documents)
+      .where(and(eq(documents.uuid, event.documentUuid), condition)),
+  );

@@ -1,0 +1,56 @@
+import { toIsoTime } from "../../clock";
+import { credentials, organizations } from "../../db/schema";
+import type { DocumentLocale } from "../../schemas/document-locale";
+import { generateApiKey, hashApiKey, keyDisplayParts } from "../api-keys";
+import type { DocumentServices } from "../documents/services";
+import { newId } from "../random";
+
+/** A demo session lasts 24 hours from its token's issue (spec 5). */
+export const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
+
+export interface DemoTokenResult {
+  token: string;
+  expires_at: string;
+  document_locale: DocumentLocale;
+}
+
+/**
+ * Issues a demo token bound to the requesting IP. Each session gets an
+ * organization of its own, so that its references and documents never meet
+ * another visitor's; the token, like every key, is stored only as a hash.
+ */
+export async function createDemoToken(
+  services: Pick<DocumentServices, "db" | "clock">,
+  request: { clientIp: string; locale: DocumentLocale },
+): Promise<DemoTokenResult> {
+  const now = services.clock.now();
+  const expiresAt = now + DEMO_SESSION_MS;
+  const token = generateApiKey("demo");
+  const { prefix, lastFour } = keyDisplayParts(token);
+  const organizationId = newId("org");
+  const { db } = services;
+  await db.batch([
+    db.insert(organizations).values({
+      id: organizationId,
+      name: `Demo session ${organizationId}`,
+      documentLocale: request.locale,
+      createdAt: now,
+    }),
+    db.insert(credentials).values({
+      id: newId("cred"),
+      organizationId,
+      environment: "demo",
+      keyHash: await hashApiKey(token),
+      keyPrefix: prefix,
+      keyLastFour: lastFour,
+      createdAt: now,
+      expiresAt,
+      requesterIp: request.clientIp,
+    }),
+  ]);
+  return {
+    token,
+    expires_at: toIsoTime(expiresAt),
+    document_locale: request.locale,
+  };
+}

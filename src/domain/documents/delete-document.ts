@@ -1,0 +1,104 @@
+import { sql } from "drizzle-orm";
+import { insertAuditEventIf } from "../../db/audit";
+import { findDocumentByUuid, markDeleted } from "../../db/documents";
+import type { DocumentRow } from "../../db/schema";
+import { documents } from "../../db/schema";
+import { ApiError, notFound } from "../../errors";
+import type { DeleteRequest } from "../../schemas/delete-request";
+import type { Credential } from "../authenticate";
+import { documentLockName } from "../locks";
+import { isWithinDeleteWindow } from "../windows";
+import { type DocumentAddress, findOwnDocument } from "./addressing";
+import type { DocumentServices } from "./services";
+
+/**
+ * Why a document may not be deleted now, in the order of spec 3's table:
+ * the window, the caller's two confirmations, then the document's own state.
+ */
+function refusal(
+  document: DocumentRow,
+  request: DeleteRequest,
+): ApiError | null {
+  if (!request.confirm_not_delivered) {
+    return ApiError.of(
+      "DOCUMENT_ALREADY_DELIVERED",
+      "A document handed to the carrier cannot be deleted.",
+    );
+  }
+  if (!request.confirm_not_used) {
+    return ApiError.of(
+      "DOCUMENT_ALREADY_USED",
+      "A document already used for the transport cannot be deleted.",
+    );
+  }
+  if (document.rectifiedByUuid !== null) {
+    return ApiError.of(
+      "DOCUMENT_ALREADY_RECTIFIED",
+      "Only the latest version can be deleted; this one has been rectified.",
+    );
+  }
+  if (document.firstQrAccessAt !== null) {
+    return ApiError.of(
+      "DOCUMENT_ALREADY_ACCESSED",
+      "The document's QR link has already been used, so it cannot be deleted.",
+    );
+  }
+  return null;
+}
+
+/**
+ * Deletes a document logically (spec 3): its PDF, data, audit trail and
+ * reference reservation stay. Checks: the body (422, before this), then
+ * existence (404), then the 409s. A repeated deletion within the window
+ * answers as the first did, with the deletion time unchanged.
+ */
+export async function deleteDocument(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+  request: DeleteRequest,
+): Promise<void> {
+  const found = await findOwnDocument(services, credential, address);
+  if (!found) throw notFound();
+  await services.locks.withLock(documentLockName(found.uuid), async () => {
+    const document = await findDocumentByUuid(services.db, found.uuid);
+    if (!document) throw notFound();
+    const now = services.clock.now();
+    const inWindow = isWithinDeleteWindow(document.createdAt, now);
+    if (document.deletedAt !== null) {
+      if (inWindow) return;
+      throw notFound();
+    }
+    if (!inWindow) {
+      throw ApiError.of(
+        "DELETE_WINDOW_EXPIRED",
+        "A document can be deleted only within 2 hours of its creation.",
+      );
+    }
+    const refused = refusal(document, request);
+    if (refused) throw refused;
+
+    const [deleted] = await services.db.batch([
+      markDeleted(services.db, document.uuid, {
+        at: now,
+        reason: request.reason,
+      }),
+      insertAuditEventIf(
+        services.db,
+        {
+          documentUuid: document.uuid,
+          type: "deleted",
+          credentialId: credential.id,
+          requestId: services.requestId,
+          occurredAt: now,
+        },
+        sql`${documents.deletedAt} = ${now}`,
+      ),
+    ]);
+    // A QR access may have landed between the read and the write.
+    if (deleted.length === 0) {
+      const current = await findDocumentByUuid(services.db, document.uuid);
+      throw (current && refusal(current, request)) ?? notFound();
+    }
+  });
+}

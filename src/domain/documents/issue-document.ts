@@ -1,0 +1,142 @@
+import { insertAuditEvent } from "../../db/audit";
+import {
+  countDocumentsOfCredential,
+  insertDocumentStatements,
+  markRectified,
+} from "../../db/documents";
+import { findOrganizationLocale } from "../../db/organizations";
+import type { DocumentRow } from "../../db/schema";
+import {
+  type DocumentLocale,
+  isDocumentLocale,
+} from "../../schemas/document-locale";
+import type { DocumentRequest } from "../../schemas/document-request";
+import type { Credential } from "../authenticate";
+import { demoDocumentLimit } from "../demo/demo-limits";
+import { demoSessionLockName } from "../locks";
+import { sha256Hex } from "../sha256";
+import { qrUrl } from "./links";
+import { requestHash } from "./request-hash";
+import type { DocumentServices } from "./services";
+
+export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
+
+async function organizationLocale(
+  services: DocumentServices,
+  organizationId: string,
+): Promise<DocumentLocale> {
+  const locale = await findOrganizationLocale(services.db, organizationId);
+  return locale && isDocumentLocale(locale) ? locale : "es";
+}
+
+/**
+ * Issues a new version (a demo session only up to its document limit, every
+ * version counted): renders the PDF, stores it encrypted, then commits the
+ * row, its reference reservation and its audit events in one batch. Until
+ * that batch commits nothing is visible; if it fails the stored PDF is
+ * removed again.
+ */
+export function issueDocument(
+  services: DocumentServices,
+  credential: Credential,
+  request: DocumentRequest,
+  rectifies?: DocumentRow,
+): Promise<DocumentRow> {
+  if (credential.environment !== "demo") {
+    return issueVersion(services, credential, request, rectifies);
+  }
+  // Under the session's lock, so that parallel requests cannot pass the count together.
+  return services.locks.withLock(
+    demoSessionLockName(credential.id),
+    async () => {
+      const issued = await countDocumentsOfCredential(
+        services.db,
+        credential.id,
+      );
+      if (issued >= services.demo.documentsPerToken) {
+        throw demoDocumentLimit(services.demo.documentsPerToken);
+      }
+      return issueVersion(services, credential, request, rectifies);
+    },
+  );
+}
+
+async function issueVersion(
+  services: DocumentServices,
+  credential: Credential,
+  request: DocumentRequest,
+  rectifies: DocumentRow | undefined,
+): Promise<DocumentRow> {
+  const { metadata, ...data } = request;
+  const uuid = crypto.randomUUID();
+  const createdAt = services.clock.now();
+  const documentLocale = await organizationLocale(
+    services,
+    credential.organizationId,
+  );
+  const qrKeyVersion = services.qrKeyring.current;
+  const environment = credential.environment;
+  const pdf = await services.renderPdf({
+    data,
+    uuid,
+    createdAt,
+    rectifiesUuid: rectifies?.uuid ?? null,
+    qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
+    locale: documentLocale,
+    demo: environment === "demo",
+  });
+
+  const row: DocumentRow = {
+    uuid,
+    credentialId: credential.id,
+    organizationId: credential.organizationId,
+    environment,
+    reference: data.reference,
+    createdAt,
+    transportDate: data.transport_date,
+    rectifiesUuid: rectifies?.uuid ?? null,
+    rectifiedByUuid: null,
+    deletedAt: null,
+    deleteReason: null,
+    firstQrAccessAt: null,
+    data: JSON.stringify(data),
+    metadata: metadata === null ? null : JSON.stringify(metadata),
+    requestHash: await requestHash(data, metadata),
+    documentLocale,
+    qrKeyVersion,
+    pdfObjectKey: pdfObjectKey(uuid),
+    pdfSha256: await sha256Hex(pdf.bytes),
+    pdfSizeBytes: pdf.bytes.byteLength,
+    pdfPages: pdf.pages,
+    // A demo document lives as long as its session.
+    expiresAt: credential.expiresAt,
+  };
+
+  await services.pdfs.put(row.pdfObjectKey, pdf.bytes);
+  const event = {
+    credentialId: credential.id,
+    requestId: services.requestId,
+    occurredAt: createdAt,
+  };
+  const { db } = services;
+  try {
+    await db.batch([
+      ...insertDocumentStatements(db, row),
+      insertAuditEvent(db, { ...event, documentUuid: uuid, type: "issued" }),
+      ...(rectifies
+        ? [
+            markRectified(db, rectifies.uuid, uuid),
+            insertAuditEvent(db, {
+              ...event,
+              documentUuid: rectifies.uuid,
+              type: "rectified",
+            }),
+          ]
+        : []),
+    ]);
+  } catch (error) {
+    await services.pdfs.delete(row.pdfObjectKey).catch(() => undefined);
+    throw error;
+  }
+  return row;
+}

@@ -1,0 +1,69 @@
+import { insertAuditEvent } from "../../db/audit";
+import type { DocumentRow } from "../../db/schema";
+import { notFound } from "../../errors";
+import type { Credential } from "../authenticate";
+import { isWithinReadWindow } from "../windows";
+import { type DocumentAddress, findOwnDocument } from "./addressing";
+import { type DocumentResult, documentResult } from "./result";
+import type { DocumentServices } from "./services";
+
+/**
+ * The caller's document within its 24-hour read window. Absent, foreign,
+ * older and (unless `includeDeleted`) deleted documents are the same 404.
+ */
+async function readableDocument(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+  includeDeleted = false,
+): Promise<DocumentRow> {
+  const row = await findOwnDocument(services, credential, address);
+  if (
+    !row ||
+    (row.deletedAt !== null && !includeDeleted) ||
+    !isWithinReadWindow(row.createdAt, services.clock.now())
+  ) {
+    throw notFound();
+  }
+  return row;
+}
+
+export async function getDocument(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+): Promise<DocumentResult> {
+  return documentResult(
+    services,
+    await readableDocument(services, credential, address),
+  );
+}
+
+/** `active` or `deleted`, during the read window only (spec 2.12). */
+export async function getDocumentStatus(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+): Promise<{ status: "active" | "deleted" }> {
+  const row = await readableDocument(services, credential, address, true);
+  return { status: row.deletedAt === null ? "active" : "deleted" };
+}
+
+/** Exactly the stored PDF bytes, for the owning credential within 24 hours. */
+export async function downloadDocumentPdf(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+): Promise<{ uuid: string; bytes: Uint8Array }> {
+  const row = await readableDocument(services, credential, address);
+  const bytes = await services.pdfs.get(row.pdfObjectKey);
+  if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
+  await insertAuditEvent(services.db, {
+    documentUuid: row.uuid,
+    type: "pdf_downloaded",
+    credentialId: credential.id,
+    requestId: services.requestId,
+    occurredAt: services.clock.now(),
+  });
+  return { uuid: row.uuid, bytes };
+}

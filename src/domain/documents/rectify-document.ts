@@ -1,0 +1,124 @@
+import { insertAuditEvent } from "../../db/audit";
+import {
+  findDocumentByReference,
+  findDocumentByUuid,
+} from "../../db/documents";
+import type { DocumentRow } from "../../db/schema";
+import { ApiError, notFound } from "../../errors";
+import type { DocumentRequest } from "../../schemas/document-request";
+import type { Credential } from "../authenticate";
+import { documentLockName, referenceLockName } from "../locks";
+import { isWithinReadWindow } from "../windows";
+import { type DocumentAddress, findOwnDocument } from "./addressing";
+import { referenceConflict } from "./create-document";
+import { issueDocument } from "./issue-document";
+import { requestHash } from "./request-hash";
+import { type DocumentResult, documentResult } from "./result";
+import type { DocumentServices } from "./services";
+
+const alreadyRectified = (): ApiError =>
+  ApiError.of(
+    "DOCUMENT_ALREADY_RECTIFIED",
+    "This version has already been rectified; correct its latest version instead.",
+  );
+
+/**
+ * A correction asked of a version that already has one: the same body within
+ * 24 hours of that correction is a retry and gets it back; anything else is
+ * refused.
+ */
+async function existingCorrection(
+  services: DocumentServices,
+  credential: Credential,
+  request: DocumentRequest,
+  correctionUuid: string,
+): Promise<DocumentResult> {
+  const correction = await findDocumentByUuid(services.db, correctionUuid);
+  const { metadata, ...data } = request;
+  if (
+    !correction ||
+    correction.requestHash !== (await requestHash(data, metadata))
+  ) {
+    throw alreadyRectified();
+  }
+  if (correction.deletedAt !== null) throw notFound();
+  const now = services.clock.now();
+  if (!isWithinReadWindow(correction.createdAt, now)) {
+    throw ApiError.of(
+      "DOCUMENT_WINDOW_EXPIRED",
+      "The correction issued for this request is no longer available (24 hours).",
+    );
+  }
+  await insertAuditEvent(services.db, {
+    documentUuid: correction.uuid,
+    type: "retried",
+    credentialId: credential.id,
+    requestId: services.requestId,
+    occurredAt: now,
+  });
+  return documentResult(services, correction);
+}
+
+/** Issues the correction of the latest version, under its new reference's lock if it has one. */
+function issueCorrection(
+  services: DocumentServices,
+  credential: Credential,
+  request: DocumentRequest,
+  target: DocumentRow,
+): Promise<DocumentResult> {
+  const issue = async () =>
+    documentResult(
+      services,
+      await issueDocument(services, credential, request, target),
+    );
+  const reference = request.reference;
+  if (reference === null) return issue();
+  return services.locks.withLock(
+    referenceLockName(credential, reference),
+    async () => {
+      if (await findDocumentByReference(services.db, credential, reference)) {
+        throw referenceConflict();
+      }
+      return issue();
+    },
+  );
+}
+
+/**
+ * Corrects a document by issuing a new version (spec 3): the original stays
+ * active with its QR link. Corrections of one document are serialized by its
+ * lock; the unique index on `rectifies_uuid` stays as the last guard.
+ */
+export async function rectifyDocument(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+  request: DocumentRequest,
+): Promise<DocumentResult> {
+  const found = await findOwnDocument(services, credential, address);
+  if (!found || found.deletedAt !== null) throw notFound();
+  if (request.reference !== null && request.reference === found.reference) {
+    throw ApiError.validation([
+      {
+        field: "reference",
+        code: "INVALID_VALUE",
+        message:
+          "A correction needs its own reference: it must differ from the reference of the document it corrects.",
+      },
+    ]);
+  }
+  return services.locks.withLock(documentLockName(found.uuid), async () => {
+    // Read again under the lock: another request may have changed it.
+    const target = await findDocumentByUuid(services.db, found.uuid);
+    if (!target || target.deletedAt !== null) throw notFound();
+    if (target.rectifiedByUuid !== null) {
+      return existingCorrection(
+        services,
+        credential,
+        request,
+        target.rectifiedByUuid,
+      );
+    }
+    return issueCorrection(services, credential, request, target);
+  });
+}

@@ -1,0 +1,35 @@
+import type { Locks } from "../domain/locks";
+import { ApiError } from "../errors";
+import type { ReferenceLock } from "./reference-lock";
+
+// Longer than any issuing step takes; a caller waiting longer gets a 503.
+const WAIT_MS = 15_000;
+
+const lockUnavailable = (): ApiError =>
+  ApiError.of(
+    "SERVICE_UNAVAILABLE",
+    "The service is busy with another request for the same document or reference; retry shortly.",
+  );
+
+/** Locks held in ReferenceLock Durable Objects, one object per lock name. */
+export function durableObjectLocks(
+  namespace: DurableObjectNamespace<ReferenceLock>,
+): Locks {
+  return {
+    async withLock(name, work) {
+      const lock = namespace.get(namespace.idFromName(name));
+      let token: string | null;
+      try {
+        token = await lock.acquire(WAIT_MS);
+      } catch {
+        throw lockUnavailable();
+      }
+      if (token === null) throw lockUnavailable();
+      try {
+        return await work();
+      } finally {
+        await lock.release(token).catch(() => undefined);
+      }
+    },
+  };
+}

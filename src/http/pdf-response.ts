@@ -1,0 +1,22 @@
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether a path segment can be a document uuid (as issued: lower case). */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/**
+ * A stored PDF exactly as issued: `inline` opens it in the browser (QR
+ * links), `attachment` saves it (authenticated downloads).
+ */
+export function pdfResponse(
+  pdf: { uuid: string; bytes: Uint8Array },
+  disposition: "inline" | "attachment",
+): Response {
+  return new Response(pdf.bytes, {
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Length": String(pdf.bytes.byteLength),
+      "Content-Disposition": `${disposition}; filename="documento-control-${pdf.uuid}.pdf"`,
+      "Cache-Control": "no-store, private",
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import type { RequestBody } from "../fixtures/requests";
+import { bearer, type Call, jsonRequest } from "./worker";
+
+export interface DocumentResultBody {
+  uuid: string;
+  reference: string | null;
+  created_at: string;
+  url: string;
+  pdf: { sha256: string; size_bytes: number; pages: number };
+  pdf_download_url: string;
+  rectifies_uuid: string | null;
+  data: RequestBody;
+  metadata: RequestBody | null;
+  document_locale: string;
+}
+
+/** The document routes as a client uses them, with one key and one app. */
+export function documentsApi(request: Call, key: string) {
+  const path = (address: string) => `/api/v1/documents/${address}`;
+  return {
+    create: (body: unknown) =>
+      request("/api/v1/documents", jsonRequest("POST", key, body)),
+    get: (address: string) => request(path(address), bearer(key)),
+    status: (address: string) =>
+      request(`${path(address)}/status`, bearer(key)),
+    pdf: (address: string) => request(`${path(address)}/pdf`, bearer(key)),
+    rectify: (address: string, body: unknown) =>
+      request(path(address), jsonRequest("PUT", key, body)),
+    remove: (address: string, body: unknown = deletion()) =>
+      request(path(address), jsonRequest("DELETE", key, body)),
+    list: (query = "") => request(`/api/v1/documents${query}`, bearer(key)),
+    /** Creates and returns the 201 result, failing loudly otherwise. */
+    async issue(body: unknown): Promise<DocumentResultBody> {
+      const response = await this.create(body);
+      if (response.status !== 201) {
+        throw new Error(
+          `create answered ${response.status}: ${await response.text()}`,
+        );
+      }
+      return (await response.json()) as DocumentResultBody;
+    },
+  };
+}
+
+/** A valid delete body; confirmations can be overridden. */
+export const deletion = (overrides: Partial<Record<string, unknown>> = {}) => ({
+  reason: "El transporte se canceló antes de salir",
+  confirm_not_delivered: true,
+  confirm_not_used: true,
+  ...overrides,
+});
+
+/** The path and query of a QR url, to request it from the test app. */
+export const qrPath = (url: string): string => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+/** Headers of a response without its request id, for identical-404 comparisons. */
+export async function comparable(response: Response) {
+  const headers = [...response.headers.entries()].filter(
+    ([name]) => name !== "x-request-id",
+  );
+  return { status: response.status, headers, body: await response.text() };
+}

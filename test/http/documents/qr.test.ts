@@ -1,0 +1,136 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import { createCredential } from "../../helpers/credentials";
+import { comparable, documentsApi, qrPath } from "../../helpers/documents-api";
+import { callWithClock, fixedClock } from "../../helpers/worker";
+
+const DAY = 24 * 3_600_000;
+const NOW = Date.UTC(2026, 10, 21, 5);
+
+async function setup() {
+  const clock = fixedClock(NOW);
+  const request = callWithClock(clock);
+  const owner = await createCredential();
+  const api = documentsApi(request, owner.key);
+  const document = await api.issue(fullRequest());
+  return { clock, request, owner, api, document };
+}
+
+const hex = async (bytes: ArrayBuffer) =>
+  [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+
+describe("GET /d/{uuid}?k=", () => {
+  it("serves the stored PDF inline with no Bearer", async () => {
+    const { request, document } = await setup();
+    const response = await request(qrPath(document.url));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(response.headers.get("Content-Disposition")).toMatch(/^inline/);
+    expect(response.headers.get("Cache-Control")).toBe("no-store, private");
+    expect(await hex(await response.arrayBuffer())).toBe(document.pdf.sha256);
+  });
+
+  it("answers one identical 404 for a wrong, missing or foreign secret and an unknown uuid", async () => {
+    const { request, api, document } = await setup();
+    const url = new URL(document.url);
+    const k = url.searchParams.get("k") as string;
+    const unknown = await comparable(
+      await request(`/d/00000000-0000-4000-8000-000000000000?k=${k}`),
+    );
+    expect(unknown.status).toBe(404);
+    const other = await api.issue(minimalRequest());
+    const otherK = new URL(other.url).searchParams.get("k");
+    const flipped = `${k.slice(0, -1)}${k.endsWith("A") ? "B" : "A"}`;
+    for (const path of [
+      `/d/${document.uuid}?k=${flipped}`,
+      `/d/${document.uuid}?k=${otherK}`,
+      `/d/${document.uuid}`,
+      `/d/${document.uuid}?k=`,
+      `/d/${document.uuid}?k=${k}x`,
+      `/demo/d/${document.uuid}?k=${k}`,
+      `/d/NOT-A-UUID?k=${k}`,
+    ]) {
+      expect(await comparable(await request(path)), path).toEqual(unknown);
+    }
+  });
+
+  it("keeps working after 24 hours and after the issuing key is revoked", async () => {
+    const { clock, request, owner, document } = await setup();
+    clock.set(NOW + 400 * DAY);
+    await env.DB.prepare("UPDATE credentials SET revoked_at = ? WHERE id = ?")
+      .bind(NOW, owner.id)
+      .run();
+    expect((await request(qrPath(document.url))).status).toBe(200);
+  });
+
+  it("answers 404 for a deleted document, even with the right secret", async () => {
+    const { request, api } = await setup();
+    const document = await api.issue(minimalRequest());
+    await api.remove(document.uuid);
+    expect((await request(qrPath(document.url))).status).toBe(404);
+  });
+
+  it("answers HEAD like GET without a body", async () => {
+    const { request, document } = await setup();
+    const response = await request(qrPath(document.url), { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    expect(await response.text()).toBe("");
+  });
+});
+
+describe("audit trail", () => {
+  it("records issue, retry, correction, download, QR access and deletion, and keeps them", async () => {
+    const { request, owner, api, document } = await setup();
+    expect((await api.create(fullRequest())).status).toBe(200);
+    await api.pdf(document.uuid);
+    await request(qrPath(document.url));
+    const body = fullRequest();
+    body.reference = "PED-2026-0001-B";
+    const correction = (await (
+      await api.rectify(document.uuid, body)
+    ).json()) as { uuid: string };
+    await api.remove(correction.uuid);
+    const { results } = await env.DB.prepare(
+      "SELECT document_uuid, type, credential_id FROM audit_events WHERE document_uuid IN (?, ?) ORDER BY id",
+    )
+      .bind(document.uuid, correction.uuid)
+      .all();
+    expect(results).toEqual([
+      { document_uuid: document.uuid, type: "issued", credential_id: owner.id },
+      {
+        document_uuid: document.uuid,
+        type: "retried",
+        credential_id: owner.id,
+      },
+      {
+        document_uuid: document.uuid,
+        type: "pdf_downloaded",
+        credential_id: owner.id,
+      },
+      {
+        document_uuid: document.uuid,
+        type: "qr_accessed",
+        credential_id: null,
+      },
+      {
+        document_uuid: correction.uuid,
+        type: "issued",
+        credential_id: owner.id,
+      },
+      {
+        document_uuid: document.uuid,
+        type: "rectified",
+        credential_id: owner.id,
+      },
+      {
+        document_uuid: correction.uuid,
+        type: "deleted",
+        credential_id: owner.id,
+      },
+    ]);
+  });
+});
