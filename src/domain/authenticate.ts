@@ -29,7 +29,7 @@ export async function authenticate(
   db: Database,
   clock: Clock,
   key: string | null,
-  clientIp: string | null,
+  clientIp: string,
 ): Promise<Credential> {
   const environment = key ? environmentOfKey(key) : null;
   if (!key || !environment) throw unauthenticated();
@@ -47,7 +47,7 @@ export async function authenticate(
   }
 
   const allowed = row.requesterIp ? [row.requesterIp] : row.allowedIps;
-  if (allowed.length > 0 && (!clientIp || !allowed.includes(clientIp))) {
+  if (allowed.length > 0 && !allowed.includes(clientIp)) {
     throw ipNotAllowed();
   }
 

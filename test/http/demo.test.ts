@@ -215,6 +215,21 @@ describe("demo documents", () => {
     });
   });
 
+  it("binds a token requested without a client IP to requests without one", async () => {
+    const { request } = demo();
+    const response = await request("/api/v1/demo/tokens", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
+    const { token: key } = (await response.json()) as { token: string };
+    expect((await documentsApi(request, key).list()).status).toBe(200);
+    const fromSomewhere = await request("/api/v1/documents", {
+      headers: { Authorization: `Bearer ${key}`, "CF-Connecting-IP": newIp() },
+    });
+    expect(fromSomewhere.status).toBe(403);
+  });
+
   it("scopes documents to the token", async () => {
     const { token, api, ip } = demo();
     const first = await token();

@@ -25,7 +25,7 @@ export async function enforceCallerLimits(
   if (ISSUING_METHODS.has(request.method)) {
     await enforceDemoRateLimit(
       services,
-      clientIp(request) ?? "unknown",
+      clientIp(request),
       "documents",
       services.demo.documentLimits,
     );

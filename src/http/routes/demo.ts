@@ -17,7 +17,7 @@ export const demoRoutes = new Hono<AppEnv>().post(
     if (!services.demo.enabled) throw demoUnavailable();
     await enforceDemoRateLimit(
       services,
-      clientIp(c.req.raw) ?? "unknown",
+      clientIp(c.req.raw),
       "tokens",
       services.demo.tokenLimits,
     );
@@ -27,7 +27,7 @@ export const demoRoutes = new Hono<AppEnv>().post(
   async (c) =>
     c.json(
       await createDemoToken(c.var.services, {
-        clientIp: clientIp(c.req.raw) ?? "unknown",
+        clientIp: clientIp(c.req.raw),
         locale: c.req.valid("json").document_locale,
       }),
       201,
