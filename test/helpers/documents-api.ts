@@ -63,3 +63,15 @@ export async function comparable(response: Response) {
   );
   return { status: response.status, headers, body: await response.text() };
 }
+
+/** SHA-256 hex of bytes, computed here rather than by the code under test. */
+export async function sha256Of(
+  bytes: ArrayBuffer | Uint8Array | string,
+): Promise<string> {
+  const input =
+    typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+  const digest = await crypto.subtle.digest("SHA-256", input);
+  return [...new Uint8Array(digest)]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}

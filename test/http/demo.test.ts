@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createScheduledHandler } from "../../src/scheduled";
 import { fullRequest, minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
-import { documentsApi, qrPath } from "../helpers/documents-api";
+import { documentsApi, qrPath, sha256Of } from "../helpers/documents-api";
 import {
   type Call,
   callWithClock,
@@ -382,14 +382,7 @@ describe("purge of expired demo sessions", () => {
           .bind(...values)
           .all()
       ).results.length;
-    const hash = async (key: string) =>
-      [
-        ...new Uint8Array(
-          await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)),
-        ),
-      ]
-        .map((b) => b.toString(16).padStart(2, "0"))
-        .join("");
+    const hash = sha256Of;
     for (const uuid of expired) {
       expect(await env.PDFS.head(`documents/${uuid}.pdf`)).toBeNull();
       expect(await rows("SELECT 1 FROM documents WHERE uuid = ?", uuid)).toBe(

@@ -6,7 +6,11 @@ import {
   type RequestBody,
 } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
-import { comparable, documentsApi } from "../../helpers/documents-api";
+import {
+  comparable,
+  documentsApi,
+  sha256Of,
+} from "../../helpers/documents-api";
 import {
   call,
   callWith,
@@ -20,13 +24,6 @@ const NOW = Date.UTC(2026, 10, 21, 9, 30);
 
 async function storedObjects(): Promise<number> {
   return (await env.PDFS.list()).objects.length;
-}
-
-async function sha256(bytes: ArrayBuffer): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
 }
 
 describe("POST /api/v1/documents", () => {
@@ -83,7 +80,7 @@ describe("POST /api/v1/documents", () => {
     expect(download.status).toBe(200);
     const bytes = await download.arrayBuffer();
     expect(bytes.byteLength).toBe(result.pdf.size_bytes);
-    expect(await sha256(bytes)).toBe(result.pdf.sha256);
+    expect(await sha256Of(bytes)).toBe(result.pdf.sha256);
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
   });
 

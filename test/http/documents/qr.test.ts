@@ -2,7 +2,12 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
-import { comparable, documentsApi, qrPath } from "../../helpers/documents-api";
+import {
+  comparable,
+  documentsApi,
+  qrPath,
+  sha256Of,
+} from "../../helpers/documents-api";
 import { callWithClock, fixedClock } from "../../helpers/worker";
 
 const DAY = 24 * 3_600_000;
@@ -17,11 +22,6 @@ async function setup() {
   return { clock, request, owner, api, document };
 }
 
-const hex = async (bytes: ArrayBuffer) =>
-  [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
-
 describe("GET /d/{uuid}?k=", () => {
   it("serves the stored PDF inline with no Bearer", async () => {
     const { request, document } = await setup();
@@ -30,7 +30,9 @@ describe("GET /d/{uuid}?k=", () => {
     expect(response.headers.get("Content-Type")).toBe("application/pdf");
     expect(response.headers.get("Content-Disposition")).toMatch(/^inline/);
     expect(response.headers.get("Cache-Control")).toBe("no-store, private");
-    expect(await hex(await response.arrayBuffer())).toBe(document.pdf.sha256);
+    expect(await sha256Of(await response.arrayBuffer())).toBe(
+      document.pdf.sha256,
+    );
   });
 
   it("answers one identical 404 for a wrong, missing or foreign secret and an unknown uuid", async () => {

@@ -2,7 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
-import { comparable, documentsApi } from "../../helpers/documents-api";
+import {
+  comparable,
+  documentsApi,
+  sha256Of,
+} from "../../helpers/documents-api";
 import { callWithClock, fixedClock } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
@@ -128,14 +132,9 @@ describe("GET .../pdf", () => {
         String(document.pdf.size_bytes),
       );
       expect(response.headers.get("Cache-Control")).toBe("no-store, private");
-      const digest = await crypto.subtle.digest(
-        "SHA-256",
-        await response.arrayBuffer(),
+      expect(await sha256Of(await response.arrayBuffer())).toBe(
+        document.pdf.sha256,
       );
-      const hex = [...new Uint8Array(digest)]
-        .map((b) => b.toString(16).padStart(2, "0"))
-        .join("");
-      expect(hex).toBe(document.pdf.sha256);
     }
   });
 
