@@ -9,9 +9,12 @@ import {
 import { noStore } from "./http/middleware/no-store";
 import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
+import { securityHeaders } from "./http/middleware/security-headers";
 import { provideServices } from "./http/middleware/services";
 import { demoRoutes } from "./http/routes/demo";
 import { documentRoutes } from "./http/routes/documents";
+import { openApiRoutes } from "./http/routes/openapi";
+import { pageRoutes } from "./http/routes/pages";
 import { qrRoutes } from "./http/routes/qr";
 
 /**
@@ -21,7 +24,7 @@ import { qrRoutes } from "./http/routes/qr";
 export function createApp(dependencies: AppDependencies) {
   const app = new Hono<AppEnv>();
 
-  app.use(requestId, requestLog, noStore);
+  app.use(requestId, requestLog, noStore, securityHeaders);
   app.use(provideServices(dependencies));
   app.use(
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
@@ -29,7 +32,9 @@ export function createApp(dependencies: AppDependencies) {
 
   app.route("/api/v1/documents", documentRoutes);
   app.route("/api/v1/demo", demoRoutes);
+  app.route("/api/v1", openApiRoutes);
   app.route("/", qrRoutes);
+  app.route("/", pageRoutes);
 
   app.notFound(handleNotFound);
   app.onError(handleError);

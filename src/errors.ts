@@ -44,7 +44,8 @@ export type ValidationCode =
   | "METADATA_TOO_LARGE"
   | "METADATA_TOO_DEEP"
   | "INVALID_DATE"
-  | "INVALID_RANGE";
+  | "INVALID_RANGE"
+  | "DOCUMENT_TOO_LARGE";
 
 export interface ErrorItem {
   field: string | null;
@@ -65,8 +66,11 @@ export class ApiError extends Error {
     status: ErrorStatus,
     items: ErrorItem[],
     headers: Record<string, string> = {},
+    cause?: unknown,
   ) {
-    super(items.map((item) => `${item.code}: ${item.message}`).join("; "));
+    super(items.map((item) => `${item.code}: ${item.message}`).join("; "), {
+      cause,
+    });
     this.name = "ApiError";
     this.status = status;
     this.items = items;
@@ -77,12 +81,18 @@ export class ApiError extends Error {
   static of(
     code: ErrorCode,
     message: string,
-    options: { field?: string | null; headers?: Record<string, string> } = {},
+    options: {
+      field?: string | null;
+      headers?: Record<string, string>;
+      /** The failure behind a 5xx, logged with the request id. */
+      cause?: unknown;
+    } = {},
   ): ApiError {
     return new ApiError(
       STATUS_BY_CODE[code],
       [{ field: options.field ?? null, code, message }],
       options.headers,
+      options.cause,
     );
   }
 
@@ -111,3 +121,10 @@ export const internalError = (requestId: string): ApiError =>
     "INTERNAL_ERROR",
     `An unexpected error occurred. Quote request id ${requestId} when contacting support.`,
   );
+
+/** Storage that the request needs could not be reached; a retry may succeed. */
+export const serviceUnavailable = (
+  message: string,
+  cause?: unknown,
+): ApiError =>
+  ApiError.of("SERVICE_UNAVAILABLE", `${message} Retry shortly.`, { cause });

@@ -8,7 +8,7 @@ export type RateDecision =
   | { allowed: true }
   | { allowed: false; retryAfterMs: number };
 
-/** Exact counters of events per key, such as a demo IP. */
+/** Exact counters of events per key, such as a demo IP or a credential. */
 export interface RateLimits {
   /** Counts one event on `counter` of `key` if every limit allows it. */
   consume(
@@ -18,3 +18,7 @@ export interface RateLimits {
     limits: RateLimit[],
   ): Promise<RateDecision>;
 }
+
+/** Whole seconds for `Retry-After`: rounded up, and never 0 ("retry now" while refused). */
+export const retryAfterSeconds = (retryAfterMs: number): number =>
+  Math.max(1, Math.ceil(retryAfterMs / 1000));

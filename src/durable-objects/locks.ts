@@ -1,14 +1,14 @@
 import type { Locks } from "../domain/locks";
-import { ApiError } from "../errors";
+import { type ApiError, serviceUnavailable } from "../errors";
 import type { ReferenceLock } from "./reference-lock";
 
 // Longer than any issuing step takes; a caller waiting longer gets a 503.
 const WAIT_MS = 15_000;
 
-const lockUnavailable = (): ApiError =>
-  ApiError.of(
-    "SERVICE_UNAVAILABLE",
-    "The service is busy with another request for the same document or reference; retry shortly.",
+const lockUnavailable = (cause?: unknown): ApiError =>
+  serviceUnavailable(
+    "The service is busy with another request for the same document or reference.",
+    cause,
   );
 
 /** Locks held in ReferenceLock Durable Objects, one object per lock name. */
@@ -21,8 +21,8 @@ export function durableObjectLocks(
       let token: string | null;
       try {
         token = await lock.acquire(WAIT_MS);
-      } catch {
-        throw lockUnavailable();
+      } catch (error) {
+        throw lockUnavailable(error);
       }
       if (token === null) throw lockUnavailable();
       try {

@@ -9,11 +9,19 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
 
 /** Maps every failure, ours or Hono's, into the contract's error body. */
 export const handleError: ErrorHandler<AppEnv> = (error, c) => {
-  if (error instanceof ApiError) return errorResponse(c, error);
+  if (error instanceof ApiError) {
+    if (error.cause instanceof Error) logFailure(c, error.cause);
+    return errorResponse(c, error);
+  }
   if (error instanceof HTTPException && error.status === 404) {
     return errorResponse(c, notFound());
   }
-  // The stack goes to the log, keyed by request id, never to the caller.
+  logFailure(c, error);
+  return errorResponse(c, internalError(c.get("requestId")));
+};
+
+/** The stack goes to the log, keyed by request id, never to the caller. */
+function logFailure(c: Context<AppEnv>, error: Error): void {
   console.error(
     JSON.stringify({
       request_id: c.get("requestId"),
@@ -22,8 +30,7 @@ export const handleError: ErrorHandler<AppEnv> = (error, c) => {
       stack: error.stack,
     }),
   );
-  return errorResponse(c, internalError(c.get("requestId")));
-};
+}
 
 export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, notFound());

@@ -17,9 +17,39 @@ function parseOnce(bytes: Uint8Array): fontkit.Font {
     const parsed = fontkit.create(bytes);
     if (!("layout" in parsed)) throw new Error("Not a single font file.");
     font = parsed;
+    font.layout = cmapLayout(font);
     parsedFonts.set(bytes, font);
   }
   return font;
+}
+
+/**
+ * fontkit's `layout` without its shaping engine, which costs more than the
+ * rest of a document: our cut of Noto Sans has no GSUB, GPOS or kern table
+ * (Latin, Greek and Cyrillic need none once text is NFC, see printable), so
+ * shaping a string is only mapping each code point through the cmap, which
+ * this does with one cached glyph per code point. pdf-lib reads the glyphs'
+ * ids and advance widths, exactly what the full engine gives for this font.
+ */
+function cmapLayout(font: fontkit.Font): fontkit.Font["layout"] {
+  const glyphs = new Map<number, fontkit.Glyph>();
+  const glyphOf = (codePoint: number): fontkit.Glyph => {
+    const cached = glyphs.get(codePoint);
+    if (cached) return cached;
+    const glyph = font.glyphForCodePoint(codePoint) ?? font.getGlyph(0);
+    if (!glyph) throw new Error("The font has no .notdef glyph.");
+    glyphs.set(codePoint, glyph);
+    return glyph;
+  };
+  return ((text: string) => {
+    const run: fontkit.Glyph[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const codePoint = text.codePointAt(i) ?? 0;
+      if (codePoint > 0xffff) i++;
+      run.push(glyphOf(codePoint));
+    }
+    return { glyphs: run };
+  }) as unknown as fontkit.Font["layout"];
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { PDFPage } from "@cantoo/pdf-lib";
+import type { PDFFont, PDFPage } from "@cantoo/pdf-lib";
+import { appendContent, fillColor, pdfNumber } from "./content";
 import { type TextStyle, widthIn } from "./styles";
 import { wrapText } from "./text-wrap";
 
@@ -56,10 +57,21 @@ export function drawLines(
   }
 }
 
+/** The text of a page being drawn: content-stream operators, written out by finishText. */
+interface PageText {
+  operators: string[];
+  fontKeys: Map<PDFFont, string>;
+  font?: string;
+  color?: string;
+}
+
+const pageTexts = new WeakMap<PDFPage, PageText>();
+
 /**
  * Draws one line of printable text in the line box whose bottom edge is
  * `bottom`. The baseline sits a quarter of the leading above that edge, which
- * leaves room for descenders.
+ * leaves room for descenders. The text goes into the page's text stream
+ * (see finishText), which paints over the page's graphics.
  */
 export function drawText(
   page: PDFPage,
@@ -69,11 +81,38 @@ export function drawText(
   bottom: number,
 ): void {
   if (!text) return;
-  page.drawText(text, {
-    x,
-    y: bottom + style.leading * 0.25,
-    font: style.font,
-    size: style.size,
-    color: style.color,
-  });
+  let state = pageTexts.get(page);
+  if (!state) {
+    state = { operators: [], fontKeys: new Map() };
+    pageTexts.set(page, state);
+  }
+  let fontKey = state.fontKeys.get(style.font);
+  if (!fontKey) {
+    fontKey = page.node
+      .newFontDictionary(style.font.name, style.font.ref)
+      .toString();
+    state.fontKeys.set(style.font, fontKey);
+  }
+  const font = `${fontKey} ${pdfNumber(style.size)} Tf`;
+  if (font !== state.font) {
+    state.operators.push(font);
+    state.font = font;
+  }
+  const color = fillColor(style.color);
+  if (color !== state.color) {
+    state.operators.push(color);
+    state.color = color;
+  }
+  const y = bottom + style.leading * 0.25;
+  state.operators.push(
+    `1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm ${style.font.encodeText(text).toString()} Tj`,
+  );
+}
+
+/** Writes the text drawn on `page` into its content, once the page is complete. */
+export function finishText(page: PDFPage): void {
+  const state = pageTexts.get(page);
+  if (!state) return;
+  pageTexts.delete(page);
+  appendContent(page, `q\nBT\n${state.operators.join("\n")}\nET\nQ\n`);
 }

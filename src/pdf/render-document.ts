@@ -3,6 +3,7 @@ import type { DocumentLocale } from "../schemas/document-locale";
 import { documentContent, type IssuedDocument } from "./document-content";
 import { embedDocumentFonts } from "./fonts";
 import { CATALOGS, LANGUAGE_TAGS } from "./i18n";
+import { finishText } from "./lines";
 import { paginate } from "./page-flow";
 import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
 import { PAGE, textStyles } from "./styles";
@@ -48,6 +49,7 @@ export async function renderDocumentPdf(
     const page = pdf.addPage([PAGE.width, PAGE.height]);
     drawPageFrame(page, frame, index + 1, pages.length);
     for (const { block, top } of blocks) block.draw(page, top);
+    finishText(page);
   });
 
   const created = new Date(input.createdAt);

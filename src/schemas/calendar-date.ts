@@ -19,9 +19,12 @@ export function isCalendarDate(value: string): boolean {
   );
 }
 
-export const calendarDate = z.string().check(
-  z.refine(isCalendarDate, {
-    message: "Must be a real calendar date written YYYY-MM-DD.",
-    params: { code: "INVALID_DATE" },
-  }),
-);
+export const calendarDate = z
+  .string()
+  .check(
+    z.refine(isCalendarDate, {
+      message: "Must be a real calendar date written YYYY-MM-DD.",
+      params: { code: "INVALID_DATE" },
+    }),
+  )
+  .meta({ format: "date", pattern: DATE_PATTERN.source });

@@ -19,4 +19,10 @@ export const countryCode = z
         ),
       );
     }
+  })
+  // For the OpenAPI document: the check above is custom.
+  .meta({
+    pattern: "^[A-Za-z]{2}$",
+    description: "Two-letter country code, upper-cased by the service.",
+    examples: ["ES"],
   });

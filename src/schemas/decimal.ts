@@ -24,6 +24,8 @@ export const positiveDecimal = z
       ctx.issues.push(invalidDecimal(ctx.value));
     }
   })
+  // For the OpenAPI document: the check above is custom.
+  .meta({ pattern: POSITIVE_DECIMAL.source, examples: ["12.5"] })
   .transform(normalizeDecimal);
 
 /**
@@ -32,8 +34,17 @@ export const positiveDecimal = z
  * `0.30000000000000004` (more than 6 decimals) are rejected, never rounded.
  */
 export const weightKilograms = z
-  .union([z.string(), z.number()], {
-    error: "Expected a decimal string or a number.",
+  .union(
+    [
+      z.string().meta({ pattern: POSITIVE_DECIMAL.source }),
+      z.number().meta({ exclusiveMinimum: 0, exclusiveMaximum: 1e15 }),
+    ],
+    { error: "Expected a decimal string or a number." },
+  )
+  .meta({
+    description:
+      "Kilograms, as a decimal string (advised, keeps precision) or a number; up to 6 decimals. Returned as a string without trailing zeros.",
+    examples: ["12345.678"],
   })
   .transform(String)
   .check((ctx) => {

@@ -24,7 +24,9 @@ const integerParameter = (
       }),
     )
     .optional()
-    .transform((value) => value ?? fallback);
+    .transform((value) => value ?? fallback)
+    // For the OpenAPI document: what the text above must spell.
+    .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
 
 /** Query of the list route; unknown parameters are ignored. */
 export const listQuerySchema = z

@@ -19,24 +19,30 @@ function depthOf(value: unknown): number {
  * The caller's own data (spec 2.9): kept and returned unchanged, never
  * printed; at most 16 KiB as compact UTF-8 JSON and 8 levels deep.
  */
-export const metadataSchema = z.record(z.string(), z.unknown()).check((ctx) => {
-  if (depthOf(ctx.value) > MAX_DEPTH) {
-    ctx.issues.push(
-      contractIssue(
-        "METADATA_TOO_DEEP",
-        `Must be nested at most ${MAX_DEPTH} levels deep, counting metadata itself.`,
-        ctx.value,
-      ),
-    );
-  } else if (
-    new TextEncoder().encode(JSON.stringify(ctx.value)).byteLength > MAX_BYTES
-  ) {
-    ctx.issues.push(
-      contractIssue(
-        "METADATA_TOO_LARGE",
-        `Must be at most ${MAX_BYTES} bytes as compact JSON.`,
-        ctx.value,
-      ),
-    );
-  }
-});
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .check((ctx) => {
+    if (depthOf(ctx.value) > MAX_DEPTH) {
+      ctx.issues.push(
+        contractIssue(
+          "METADATA_TOO_DEEP",
+          `Must be nested at most ${MAX_DEPTH} levels deep, counting metadata itself.`,
+          ctx.value,
+        ),
+      );
+    } else if (
+      new TextEncoder().encode(JSON.stringify(ctx.value)).byteLength > MAX_BYTES
+    ) {
+      ctx.issues.push(
+        contractIssue(
+          "METADATA_TOO_LARGE",
+          `Must be at most ${MAX_BYTES} bytes as compact JSON.`,
+          ctx.value,
+        ),
+      );
+    }
+  })
+  .meta({
+    description:
+      "Your own data, returned unchanged and never printed: at most 16 KiB as compact UTF-8 JSON and 8 levels deep.",
+  });

@@ -13,6 +13,10 @@ const taxId = z
   .check((ctx) => {
     const tooLongOrShort = lengthIssue(ctx.value, 1, 32);
     if (tooLongOrShort) ctx.issues.push(tooLongOrShort);
+  })
+  .meta({
+    description:
+      "Tax id, upper-cased without spaces or hyphens, then 1..32 characters; for ES a DNI, NIE or NIF with its control character.",
   });
 
 /** The tax id must be valid for the country that issued it (spec 2.4). */

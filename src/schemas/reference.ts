@@ -11,17 +11,27 @@ export const isReference = (value: string): boolean =>
   value.length <= 120 && REFERENCE_PATTERN.test(value);
 
 /** The customer's reference: 1..120 ASCII letters, digits and hyphens. */
-export const referenceSchema = z.string().check((ctx) => {
-  const tooLongOrShort = lengthIssue(ctx.value, 1, 120);
-  if (tooLongOrShort) {
-    ctx.issues.push(tooLongOrShort);
-  } else if (!REFERENCE_PATTERN.test(ctx.value)) {
-    ctx.issues.push(
-      contractIssue(
-        "INVALID_FORMAT",
-        "May contain only ASCII letters, digits and hyphens.",
-        ctx.value,
-      ),
-    );
-  }
-});
+export const referenceSchema = z
+  .string()
+  .check((ctx) => {
+    const tooLongOrShort = lengthIssue(ctx.value, 1, 120);
+    if (tooLongOrShort) {
+      ctx.issues.push(tooLongOrShort);
+    } else if (!REFERENCE_PATTERN.test(ctx.value)) {
+      ctx.issues.push(
+        contractIssue(
+          "INVALID_FORMAT",
+          "May contain only ASCII letters, digits and hyphens.",
+          ctx.value,
+        ),
+      );
+    }
+  })
+  .meta({
+    minLength: 1,
+    maxLength: 120,
+    pattern: REFERENCE_PATTERN.source,
+    description:
+      "Your reference: unique per organization and environment, makes retries safe, never released.",
+    examples: ["PED-2026-0001"],
+  });

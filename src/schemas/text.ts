@@ -41,22 +41,29 @@ export function lengthIssue(
   return null;
 }
 
-/** Printable text of `min..max` characters. */
+/**
+ * Printable text of `min..max` characters. The check is custom (for the
+ * contract's codes), so the lengths are also stated as metadata for the
+ * OpenAPI document; JSON Schema also counts code points.
+ */
 export const text = (min: number, max: number) =>
-  z.string().check((ctx) => {
-    const tooLongOrShort = lengthIssue(ctx.value, min, max);
-    if (tooLongOrShort) {
-      ctx.issues.push(tooLongOrShort);
-    } else if (!isPrintable(ctx.value)) {
-      ctx.issues.push(
-        contractIssue(
-          "INVALID_FORMAT",
-          "Must not contain control characters or unpaired surrogates.",
-          ctx.value,
-        ),
-      );
-    }
-  });
+  z
+    .string()
+    .check((ctx) => {
+      const tooLongOrShort = lengthIssue(ctx.value, min, max);
+      if (tooLongOrShort) {
+        ctx.issues.push(tooLongOrShort);
+      } else if (!isPrintable(ctx.value)) {
+        ctx.issues.push(
+          contractIssue(
+            "INVALID_FORMAT",
+            "Must not contain control characters or unpaired surrogates.",
+            ctx.value,
+          ),
+        );
+      }
+    })
+    .meta({ minLength: min, maxLength: max });
 
 /** An optional field: absent and null both mean "not given" and normalize to null. */
 export const optional = <S extends z.ZodType>(schema: S) =>

@@ -17,6 +17,10 @@ const domesticCountry = z
         ),
       );
     }
+  })
+  .meta({
+    pattern: "^[Ee][Ss]$",
+    description: "ES only (domestic transport); upper-cased by the service.",
   });
 
 /** TransportLocation (spec 2.5): the real loading or unloading place. */

@@ -15,6 +15,10 @@ const registration = z
   .check((ctx) => {
     const tooLongOrShort = lengthIssue(ctx.value, 1, 20);
     if (tooLongOrShort) ctx.issues.push(tooLongOrShort);
+  })
+  .meta({
+    description:
+      "Plate, upper-cased without spaces or hyphens, then 1..20 characters; checked against the country's formats.",
   });
 
 const registrationMatchesCountry = (

@@ -1,8 +1,10 @@
+import { serviceUnavailable } from "../errors";
 import type { Keyring } from "./keyring";
 import { openPdf, sealPdf } from "./pdf-envelope";
 
 /** Issued PDFs in R2, encrypted at rest (format: pdf-envelope.ts). */
 export interface PdfStore {
+  /** Throws 503 SERVICE_UNAVAILABLE when R2 refuses or cannot be reached. */
   put(objectKey: string, pdf: Uint8Array): Promise<void>;
   /** Exactly the bytes that were put, or null when there is no such object; throws when the object was tampered with. */
   get(objectKey: string): Promise<Uint8Array | null>;
@@ -12,7 +14,15 @@ export interface PdfStore {
 export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
   return {
     async put(objectKey, pdf) {
-      await bucket.put(objectKey, await sealPdf(keyring, objectKey, pdf));
+      const sealed = await sealPdf(keyring, objectKey, pdf);
+      try {
+        await bucket.put(objectKey, sealed);
+      } catch (error) {
+        throw serviceUnavailable(
+          "The document store could not be reached.",
+          error,
+        );
+      }
     },
     async get(objectKey) {
       const object = await bucket.get(objectKey);

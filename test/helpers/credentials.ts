@@ -25,6 +25,7 @@ interface CredentialOptions {
   revokedAt?: number | null;
   expiresAt?: number | null;
   requesterIp?: string | null;
+  rateLimitPerMinute?: number | null;
 }
 
 /** An organization (new unless given) with one credential, straight into D1. */
@@ -56,6 +57,7 @@ export async function createCredential(
     revokedAt: options.revokedAt ?? null,
     expiresAt: options.expiresAt ?? null,
     requesterIp: options.requesterIp ?? null,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? null,
   });
   return { key, id, organizationId };
 }

@@ -4,14 +4,17 @@ import { createApp } from "../../src/app";
 import type { Clock } from "../../src/clock";
 import type { RenderPdf } from "../../src/domain/documents/services";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
+import { checkedAgainstContract } from "./contract";
 
 export const ORIGIN = "https://deca.test";
 
 export type Call = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** A request to the deployed Worker (its real clock). */
-export const call: Call = (path, init) =>
-  exports.default.fetch(new Request(`${ORIGIN}${path}`, init));
+export const call: Call = async (path, init) => {
+  const request = new Request(`${ORIGIN}${path}`, init);
+  return checkedAgainstContract(request, await exports.default.fetch(request));
+};
 
 /** A clock that stays where it is put. */
 export function fixedClock(
@@ -42,10 +45,13 @@ export function callWith(options: {
     clock: options.clock,
     renderPdf: options.renderPdf ?? renderDocumentPdf,
   });
-  return (path, init) =>
-    Promise.resolve(
-      app.fetch(new Request(`${ORIGIN}${path}`, init), options.bindings ?? env),
+  return async (path, init) => {
+    const request = new Request(`${ORIGIN}${path}`, init);
+    return checkedAgainstContract(
+      request,
+      await app.fetch(request, options.bindings ?? env),
     );
+  };
 }
 
 /** The app with a test clock. */

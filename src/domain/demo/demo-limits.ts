@@ -1,6 +1,6 @@
 import { ApiError } from "../../errors";
 import type { DocumentServices } from "../documents/services";
-import type { RateLimit } from "../rate-limits";
+import { type RateLimit, retryAfterSeconds } from "../rate-limits";
 
 /** The counters of one demo IP. */
 export type DemoCounter = "tokens" | "documents";
@@ -22,7 +22,7 @@ export async function enforceDemoRateLimit(
     limits,
   );
   if (!decision.allowed) {
-    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    const seconds = retryAfterSeconds(decision.retryAfterMs);
     throw ApiError.of(
       "DEMO_RATE_LIMITED",
       `Too many demo requests from this IP address; retry in ${seconds} seconds.`,

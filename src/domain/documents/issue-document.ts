@@ -6,6 +6,7 @@ import {
 } from "../../db/documents";
 import { findOrganizationLocale } from "../../db/organizations";
 import type { DocumentRow } from "../../db/schema";
+import { ApiError } from "../../errors";
 import {
   type DocumentLocale,
   isDocumentLocale,
@@ -21,6 +22,18 @@ import type { DocumentServices } from "./services";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
 
+/** Spec 8: a stored PDF is at most 5 MB (decimal, so within either reading). */
+export const MAX_PDF_BYTES = 5_000_000;
+
+const documentTooLarge = (): ApiError =>
+  ApiError.validation([
+    {
+      field: null,
+      code: "DOCUMENT_TOO_LARGE",
+      message: `The PDF of this document would exceed ${MAX_PDF_BYTES} bytes; shorten its texts.`,
+    },
+  ]);
+
 async function organizationLocale(
   services: DocumentServices,
   organizationId: string,
@@ -31,10 +44,11 @@ async function organizationLocale(
 
 /**
  * Issues a new version (a demo session only up to its document limit, every
- * version counted): renders the PDF, stores it encrypted, then commits the
+ * version counted): renders the PDF (DOCUMENT_TOO_LARGE over 5 MB, before
+ * anything is stored), stores it encrypted, then commits the
  * row, its reference reservation and its audit events in one batch. Until
- * that batch commits nothing is visible; if it fails the stored PDF is
- * removed again.
+ * that batch commits nothing is visible; if the put or the batch fails the
+ * PDF is removed again.
  */
 export function issueDocument(
   services: DocumentServices,
@@ -85,6 +99,7 @@ async function issueVersion(
     locale: documentLocale,
     demo: environment === "demo",
   });
+  if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
 
   const row: DocumentRow = {
     uuid,
@@ -112,7 +127,6 @@ async function issueVersion(
     expiresAt: credential.expiresAt,
   };
 
-  await services.pdfs.put(row.pdfObjectKey, pdf.bytes);
   const event = {
     credentialId: credential.id,
     requestId: services.requestId,
@@ -120,6 +134,8 @@ async function issueVersion(
   };
   const { db } = services;
   try {
+    // A put that failed late may still have stored the object: removed below too.
+    await services.pdfs.put(row.pdfObjectKey, pdf.bytes);
     await db.batch([
       ...insertDocumentStatements(db, row),
       insertAuditEvent(db, { ...event, documentUuid: uuid, type: "issued" }),

@@ -11,13 +11,7 @@ import {
   documentsApi,
   sha256Of,
 } from "../../helpers/documents-api";
-import {
-  call,
-  callWith,
-  callWithClock,
-  fixedClock,
-  ORIGIN,
-} from "../../helpers/worker";
+import { call, callWithClock, fixedClock, ORIGIN } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
@@ -328,44 +322,4 @@ describe("concurrent creates with one reference", () => {
   });
 });
 
-describe("a failed issue leaves nothing behind", () => {
-  it("stores nothing when rendering fails, and the retry then succeeds", async () => {
-    const { key } = await createCredential();
-    const failing = callWith({
-      clock: fixedClock(NOW),
-      renderPdf: () => Promise.reject(new Error("renderer down")),
-    });
-    const before = await storedObjects();
-    const response = await documentsApi(failing, key).create(fullRequest());
-    expect(response.status).toBe(500);
-    expect(await response.json()).toMatchObject({
-      errors: [{ code: "INTERNAL_ERROR", field: null }],
-    });
-    expect(await storedObjects()).toBe(before);
-    expect((await documentsApi(call, key).list()).status).toBe(200);
-    expect((await documentsApi(call, key).create(fullRequest())).status).toBe(
-      201,
-    );
-  });
-
-  it("removes the stored PDF when the database write fails", async () => {
-    const { key } = await createCredential();
-    const before = await storedObjects();
-    const failingBatch = new Proxy(env.DB, {
-      get(target, property) {
-        if (property === "batch")
-          return () => Promise.reject(new Error("D1 down"));
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const response = await documentsApi(
-      callWithClock(fixedClock(NOW), { ...env, DB: failingBatch }),
-      key,
-    ).create(fullRequest());
-    expect(response.status).toBe(500);
-    expect(await storedObjects()).toBe(before);
-    const retry = await documentsApi(call, key).create(fullRequest());
-    expect(retry.status).toBe(201);
-  });
-});
+// Failures of each issuing step: faults.test.ts.

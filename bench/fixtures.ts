@@ -1,0 +1,84 @@
+// The documents the benchmarks render and issue: the test fixtures, plus the
+// largest document the API accepts.
+import { randomUUID } from "node:crypto";
+import type { DocumentPdfInput } from "../src/pdf/render-document";
+import type { DocumentData } from "../src/schemas/document-request";
+import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  longText,
+  MINIMAL_DOCUMENT,
+} from "../test/fixtures/documents";
+
+export const renderInput = (data: DocumentData): DocumentPdfInput => ({
+  data,
+  ...ISSUE,
+  locale: "es",
+  demo: false,
+});
+
+export const RENDER_FIXTURES = {
+  minimal: renderInput(MINIMAL_DOCUMENT),
+  full: renderInput(FULL_DOCUMENT),
+  long: renderInput(LONG_DOCUMENT),
+} as const;
+
+export type FixtureName = keyof typeof RENDER_FIXTURES;
+
+/** A name-like text of exactly `length` characters. */
+const filled = (length: number): string => longText(length);
+
+/** 16 KiB of metadata as compact JSON, exactly the limit. */
+export function largestMetadata(): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { notes: "" };
+  const size = JSON.stringify(metadata).length;
+  metadata.notes = "x".repeat(16 * 1024 - size);
+  return metadata;
+}
+
+/** A request body with every text field at its maximum length, and 16 KiB metadata. */
+export function largestRequest(): Record<string, unknown> {
+  const address = () => ({
+    street: filled(255),
+    postal_code: filled(255),
+    city: filled(255),
+    country: "ES",
+  });
+  return {
+    transport_date: "2026-11-23",
+    shipper: {
+      name: filled(255),
+      tax_country: "PL",
+      tax_id: "7".repeat(32),
+      address: address(),
+    },
+    carrier: {
+      name: filled(255),
+      tax_country: "RO",
+      tax_id: "R".repeat(32),
+      address: address(),
+    },
+    origin: { place: filled(255), ...address() },
+    destination: { place: filled(255), ...address() },
+    goods: { description: filled(2000), weight_kg: "99999999.9999" },
+    vehicle: {
+      country: "PL",
+      registration: "W".repeat(20),
+      trailer_country: "PL",
+      trailer_registration: "T".repeat(20),
+    },
+    reference: "R".repeat(120),
+    special_authorization: { number: filled(255), issuer: filled(255) },
+    observations: filled(4000),
+    metadata: largestMetadata(),
+  };
+}
+
+/** The full one-page document as a client sends it, with a little metadata. */
+export const fullRequest = (): Record<string, unknown> => ({
+  ...structuredClone(FULL_DOCUMENT),
+  metadata: { order: { id: 981, lines: [1, 2] }, erp: "SAP" },
+});
+
+export const newUuid = (): string => randomUUID();

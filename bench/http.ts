@@ -1,0 +1,249 @@
+// `npm run bench:http`: `npm start` on loopback (its own state folder and a
+// free port), driven by a small fetch-based client with a bounded load: each
+// case stops after its request count or its time limit, whichever comes first.
+// Merges its figures into bench/results.json under "http".
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { executeSql } from "../scripts/lib/d1";
+import { freePort, keys, startService } from "../test/e2e/commands";
+import { fullRequest } from "./fixtures";
+import { mergeResults, runEnvironment } from "./results";
+import { percentile, round } from "./stats";
+
+const SCALE = Number(process.env.BENCH_HTTP_SCALE ?? 1);
+const TIME_LIMIT_MS = 20_000;
+
+interface LoadResult {
+  concurrency: number;
+  requests: number;
+  errors: number;
+  firstError?: string;
+  statuses: Record<string, number>;
+  seconds: number;
+  throughputPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** `total` requests (at most TIME_LIMIT_MS) from `concurrency` loops, one request at a time each. */
+async function load(
+  concurrency: number,
+  total: number,
+  request: (index: number) => Promise<Response>,
+  expected: number,
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const start = performance.now();
+  const deadline = start + TIME_LIMIT_MS;
+  const worker = async () => {
+    while (next < total && performance.now() < deadline) {
+      const index = next++;
+      const sent = performance.now();
+      try {
+        const response = await request(index);
+        const body = await response.text();
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+        if (response.status !== expected) {
+          errors++;
+          firstError ??= `${response.status} ${body.slice(0, 300)}`;
+        }
+      } catch {
+        errors++;
+        statuses.failed = (statuses.failed ?? 0) + 1;
+      }
+      latencies.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - start) / 1000;
+  return {
+    concurrency,
+    requests: latencies.length,
+    errors,
+    ...(firstError ? { firstError } : {}),
+    statuses,
+    seconds: round(seconds, 2),
+    throughputPerSecond: round(latencies.length / seconds, 1),
+    p50Ms: round(percentile(latencies, 0.5), 1),
+    p99Ms: round(percentile(latencies, 0.99), 1),
+  };
+}
+
+const sqlText = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
+/** `count` more documents of `credential`, created within the last hour, straight into local D1. */
+async function seedDocuments(
+  persistTo: string,
+  credential: { credential_id: string; organization_id: string },
+  first: number,
+  count: number,
+): Promise<void> {
+  const now = Date.now();
+  const data = sqlText(JSON.stringify({ bench: true }));
+  await executeSql(
+    { remote: false, persistTo },
+    `WITH RECURSIVE n(i) AS (SELECT ${first} UNION ALL SELECT i + 1 FROM n WHERE i < ${first + count - 1})
+INSERT INTO documents (uuid, credential_id, organization_id, environment, reference, created_at,
+  transport_date, data, request_hash, document_locale, qr_key_version, pdf_object_key, pdf_sha256,
+  pdf_size_bytes, pdf_pages)
+SELECT printf('b0000000-0000-4000-8000-%012d', i), ${sqlText(credential.credential_id)},
+  ${sqlText(credential.organization_id)}, 'test', NULL, ${now} - (i % 3600000), '2026-11-21', ${data},
+  printf('%064d', i), 'es', 'v1', printf('documents/b0000000-0000-4000-8000-%012d.pdf', i),
+  printf('%064d', i), 20000, 1
+FROM n;`,
+  );
+}
+
+async function main(): Promise<void> {
+  const stateDir = await mkdtemp(join(tmpdir(), "deca-bench-http-"));
+  const port = await freePort();
+  console.error(`bench:http: npm start on port ${port}, state in ${stateDir}`);
+  const service = await startService(port, stateDir);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const { key } = JSON.parse(
+      await readFile(join(stateDir, "dev-credential.json"), "utf8"),
+    ) as { key: string };
+    const auth = { Authorization: `Bearer ${key}` };
+    // The list route's caller, with documents of its own.
+    const lister = JSON.parse(
+      (await keys(stateDir, "create", "--org", "Bench lister", "--env", "test"))
+        .stdout,
+    ) as { key: string; credential_id: string; organization_id: string };
+    // A key's own limit replaces the default 300 requests a minute: this measures the service, not its limiter.
+    await executeSql(
+      { remote: false, persistTo: stateDir },
+      "UPDATE credentials SET rate_limit_per_minute = 1000000000;",
+    );
+    const create = (index: number) => {
+      const body = {
+        ...fullRequest(),
+        reference: `BENCH-${process.pid}-${index}`,
+      };
+      return fetch(`${base}/api/v1/documents`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    };
+
+    // Warm-up: the first requests compile the Worker and open the databases.
+    let offset = 0;
+    const created = await load(4, 20, (i) => create(offset + i), 201);
+    offset += 20;
+    const firstResponse = await create(offset++);
+    const { url: qrUrl } = (await firstResponse.json()) as { url: string };
+    await load(4, 20, () => fetch(qrUrl), 200);
+    await load(4, 20, () => fetch(`${base}/nonexistent`), 404);
+
+    const createRuns: LoadResult[] = [];
+    for (const [concurrency, total] of [
+      [1, 60],
+      [8, 200],
+      [32, 400],
+    ] as const) {
+      const result = await load(
+        concurrency,
+        Math.ceil(total * SCALE),
+        (i) => create(offset + i),
+        201,
+      );
+      offset += result.requests;
+      createRuns.push(result);
+      console.error(`create c=${concurrency}`, result);
+    }
+    const qr = await load(32, Math.ceil(1000 * SCALE), () => fetch(qrUrl), 200);
+    console.error("qr c=32", qr);
+    const trivial = await load(
+      32,
+      Math.ceil(1000 * SCALE),
+      () => fetch(`${base}/nonexistent`),
+      404,
+    );
+    console.error("404 c=32", trivial);
+
+    // The list route, with 100, 10 000 and 100 000 documents in the caller's window.
+    const list = () =>
+      fetch(`${base}/api/v1/documents?limit=25`, {
+        headers: { Authorization: `Bearer ${lister.key}` },
+      });
+    const listRuns: (LoadResult & {
+      documents: number;
+      ratioP50: number;
+      ratioThroughput: number;
+    })[] = [];
+    let seeded = 0;
+    for (const documents of [100, 10_000, 100_000]) {
+      await seedDocuments(stateDir, lister, seeded, documents - seeded);
+      seeded = documents;
+      const check = (await (await list()).json()) as {
+        meta: { total: number };
+      };
+      if (check.meta.total !== documents) {
+        throw new Error(
+          `list total ${check.meta.total}, expected ${documents}`,
+        );
+      }
+      await load(4, 20, list, 200);
+      const result = await load(8, Math.ceil(300 * SCALE), list, 200);
+      const smallest = listRuns[0] ?? result;
+      listRuns.push({
+        ...result,
+        documents,
+        ratioP50: round(result.p50Ms / smallest.p50Ms, 2),
+        ratioThroughput: round(
+          result.throughputPerSecond / smallest.throughputPerSecond,
+          2,
+        ),
+      });
+      console.error(`list ${documents}`, result);
+    }
+
+    const http = {
+      ...runEnvironment(),
+      timeLimitPerCaseMs: TIME_LIMIT_MS,
+      warmupCreate: created.requests,
+      create: createRuns,
+      qrDownload: qr,
+      trivialRoute: { route: "GET /nonexistent (404)", ...trivial },
+      qrToTrivialThroughput: round(
+        qr.throughputPerSecond / trivial.throughputPerSecond,
+        2,
+      ),
+      list: listRuns,
+    };
+    await mergeResults({ http });
+    print(http);
+  } finally {
+    await service.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a printed report of the figures above
+function print(http: any): void {
+  const line = (label: string, r: LoadResult, extra = "") =>
+    console.log(
+      `${label.padEnd(28)} ${String(r.throughputPerSecond).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  (${r.requests} requests, ${r.errors} errors)${extra}`,
+    );
+  for (const r of http.create) line(`create c=${r.concurrency}`, r);
+  line(
+    "QR download c=32",
+    http.qrDownload,
+    `  ${http.qrToTrivialThroughput}x the trivial route`,
+  );
+  line("GET /nonexistent c=32", http.trivialRoute);
+  for (const r of http.list)
+    line(
+      `list, ${r.documents} in window, c=8`,
+      r,
+      `  p50 ${r.ratioP50}x, throughput ${r.ratioThroughput}x of 100`,
+    );
+}
+
+await main();

@@ -1,0 +1,57 @@
+// The issuing step of POST /api/v1/documents without I/O, as
+// src/domain/documents/issue-document.ts and the validation before it run it:
+// validation and normalization (zod), QR link, render, SHA-256 of the PDF and
+// of the request, and encryption of the PDF for storage. No D1, no R2.
+
+import { pdfObjectKey } from "../src/domain/documents/issue-document";
+import { qrUrl } from "../src/domain/documents/links";
+import { requestHash } from "../src/domain/documents/request-hash";
+import { sha256Hex } from "../src/domain/sha256";
+import { renderDocumentPdf } from "../src/pdf/render-document";
+import { documentRequestSchema } from "../src/schemas/document-request";
+import { parseKeyring } from "../src/storage/keyring";
+import { sealPdf } from "../src/storage/pdf-envelope";
+
+const testKeyring = (seed: string): string =>
+  JSON.stringify({ current: "v1", keys: { v1: btoa(seed.padEnd(32, "0")) } });
+
+const pdfKeyring = parseKeyring(testKeyring("bench-pdf-key"), "PDF_KEYRING");
+const qrKeyring = parseKeyring(testKeyring("bench-qr-key"), "QR_KEYRING");
+const BASE_URL = "https://deca.example.com";
+
+export interface IssuedWithoutIo {
+  sealed: Uint8Array;
+  pdfBytes: number;
+  pages: number;
+  sha256: string;
+}
+
+/** Issues `body` (a JSON request body, parsed) up to the bytes that would be stored. */
+export async function issueWithoutIo(
+  body: unknown,
+  uuid: string,
+  createdAt: number,
+): Promise<IssuedWithoutIo> {
+  const { metadata, ...data } = documentRequestSchema.parse(body);
+  const url = await qrUrl(
+    { baseUrl: BASE_URL, qrKeyring },
+    { uuid, environment: "test", qrKeyVersion: qrKeyring.current },
+  );
+  const pdf = await renderDocumentPdf({
+    data,
+    uuid,
+    createdAt,
+    rectifiesUuid: null,
+    qrUrl: url,
+    locale: "es",
+    demo: false,
+  });
+  const [sha256] = await Promise.all([
+    sha256Hex(pdf.bytes),
+    requestHash(data, metadata),
+    JSON.stringify(data),
+    metadata === null ? null : JSON.stringify(metadata),
+  ]);
+  const sealed = await sealPdf(pdfKeyring, pdfObjectKey(uuid), pdf.bytes);
+  return { sealed, pdfBytes: pdf.bytes.byteLength, pages: pdf.pages, sha256 };
+}

@@ -1,0 +1,176 @@
+import { degrees, type PDFPage } from "@cantoo/pdf-lib";
+import type { Messages } from "../../src/pdf/i18n";
+import { boldOutline } from "./fonts";
+import {
+  drawLines,
+  drawText,
+  heightOf,
+  type Line,
+  wrappedLines,
+} from "./lines";
+import { drawLogo } from "./logo";
+import type { ContentArea } from "./page-flow";
+import {
+  COLORS,
+  CONTENT_WIDTH,
+  PAGE,
+  type TextStyles,
+  widthIn,
+} from "./styles";
+
+const LOGO_SIZE = 34;
+const HEADER_HEIGHT = 46;
+const GAP = 10;
+const WATERMARK_SIZE = 150;
+
+/** What every page of one document repeats. */
+export interface PageFrame {
+  messages: Messages;
+  styles: TextStyles;
+  uuid: string;
+  demo: boolean;
+  /** The legal basis, which closes every page. */
+  footer: Line[];
+}
+
+export const pageFrame = (frame: Omit<PageFrame, "footer">): PageFrame => ({
+  ...frame,
+  footer: wrappedLines(
+    frame.messages.legalBasis,
+    frame.styles.small,
+    CONTENT_WIDTH,
+  ),
+});
+
+/** Where the content of a page goes: between the header and the footer. */
+export const contentArea = (frame: PageFrame): ContentArea => ({
+  top: PAGE.height - PAGE.margin - HEADER_HEIGHT - GAP,
+  bottom: PAGE.margin + heightOf(frame.footer) + GAP,
+});
+
+/**
+ * Header (logo, title, "not valid" for a demo, page number, uuid), footer
+ * (legal basis) and, for a demo, the DEMO watermark, which goes first so
+ * that the content prints over it.
+ */
+export function drawPageFrame(
+  page: PDFPage,
+  frame: PageFrame,
+  pageNumber: number,
+  pageCount: number,
+): void {
+  const { messages, styles } = frame;
+  if (frame.demo) drawWatermark(page);
+
+  const top = PAGE.height - PAGE.margin;
+  const left = PAGE.margin;
+  const right = PAGE.width - PAGE.margin;
+  drawLogo(page, left, top, LOGO_SIZE);
+
+  const textLeft = left + LOGO_SIZE + GAP;
+  const title = messages.title;
+  const titleBottom = top - styles.title.leading;
+  drawText(page, title, styles.title, textLeft, titleBottom);
+  if (frame.demo) {
+    drawNotValid(
+      page,
+      frame,
+      textLeft + widthIn(title, styles.title) + GAP,
+      top,
+    );
+  }
+  drawText(
+    page,
+    `${messages.documentId}: ${frame.uuid}`,
+    styles.small,
+    textLeft,
+    titleBottom - styles.small.leading,
+  );
+
+  const pageLabel = `${messages.page} ${pageNumber}/${pageCount}`;
+  drawText(
+    page,
+    pageLabel,
+    styles.pageNumber,
+    right - widthIn(pageLabel, styles.pageNumber),
+    top - styles.pageNumber.leading,
+  );
+
+  if (frame.demo) {
+    // Also level with the text, where every reader and extractor finds it.
+    drawText(
+      page,
+      "DEMO",
+      styles.notValid,
+      right - widthIn("DEMO", styles.notValid),
+      top - styles.pageNumber.leading - styles.notValid.leading,
+    );
+  }
+
+  const ruleY = top - HEADER_HEIGHT;
+  page.drawLine({
+    start: { x: left, y: ruleY },
+    end: { x: right, y: ruleY },
+    thickness: 0.8,
+    color: COLORS.rule,
+  });
+
+  const footerTop = PAGE.margin + heightOf(frame.footer);
+  page.drawLine({
+    start: { x: left, y: footerTop + 4 },
+    end: { x: right, y: footerTop + 4 },
+    thickness: 0.5,
+    color: COLORS.rule,
+  });
+  drawLines(page, frame.footer, { x: left, width: CONTENT_WIDTH }, footerTop);
+}
+
+/** The localized "not valid" mark, boxed in red, its top-left corner at (x, top). */
+function drawNotValid(
+  page: PDFPage,
+  frame: PageFrame,
+  x: number,
+  top: number,
+): void {
+  const style = frame.styles.notValid;
+  const text = frame.messages.notValid;
+  const padding = 5;
+  const height = style.leading + 2;
+  page.drawRectangle({
+    x,
+    y: top - height - 1,
+    width: widthIn(text, style) + 2 * padding,
+    height,
+    rx: 3,
+    ry: 3,
+    borderColor: COLORS.warning,
+    borderWidth: 1.2,
+  });
+  drawText(page, text, style, x + padding, top - height);
+}
+
+/**
+ * DEMO across the page, along its diagonal from bottom left to top right.
+ * Drawn as shapes: extracted diagonal text would scatter its letters through
+ * the document's text (the header carries DEMO as text).
+ */
+function drawWatermark(page: PDFPage): void {
+  const { path, width } = boldOutline("DEMO", WATERMARK_SIZE);
+  const angle = Math.atan2(PAGE.height, PAGE.width);
+  const capHeight = WATERMARK_SIZE * 0.71;
+  // Start the baseline so that the word's centre lands on the page's centre.
+  const x =
+    PAGE.width / 2 -
+    (width / 2) * Math.cos(angle) +
+    (capHeight / 2) * Math.sin(angle);
+  const y =
+    PAGE.height / 2 -
+    (width / 2) * Math.sin(angle) -
+    (capHeight / 2) * Math.cos(angle);
+  page.drawSvgPath(path, {
+    x,
+    y,
+    rotate: degrees((angle * 180) / Math.PI),
+    color: COLORS.watermark,
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Splits text into lines no wider than `maxWidth`: at spaces where it can,
+ * inside a word only when the word alone is too wide. Each `\n` starts a new
+ * line. `widthOf` measures a piece of text; widths add up, since the
+ * document font has no kerning.
+ */
+export function wrapText(
+  text: string,
+  maxWidth: number,
+  widthOf: (text: string) => number,
+): string[] {
+  const spaceWidth = widthOf(" ");
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    let lineWidth = 0;
+    for (const word of paragraph.split(" ")) {
+      const wordWidth = widthOf(word);
+      if (line && lineWidth + spaceWidth + wordWidth <= maxWidth) {
+        line += ` ${word}`;
+        lineWidth += spaceWidth + wordWidth;
+        continue;
+      }
+      if (line) lines.push(line);
+      if (wordWidth <= maxWidth) {
+        line = word;
+        lineWidth = wordWidth;
+      } else {
+        const pieces = breakWord(word, maxWidth, widthOf);
+        line = pieces.pop() ?? "";
+        lineWidth = widthOf(line);
+        lines.push(...pieces);
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Cuts a word too wide for a line into pieces that fit, at least one character each. */
+function breakWord(
+  word: string,
+  maxWidth: number,
+  widthOf: (text: string) => number,
+): string[] {
+  const pieces: string[] = [];
+  let piece = "";
+  for (const character of word) {
+    if (piece && widthOf(piece + character) > maxWidth) {
+      pieces.push(piece);
+      piece = "";
+    }
+    piece += character;
+  }
+  pieces.push(piece);
+  return pieces;
+}

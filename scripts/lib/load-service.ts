@@ -1,0 +1,57 @@
+// A load run against a fresh local service (`npm start` on a temporary state
+// folder and a free loopback port), with a key whose rate limit the load
+// does not reach; the service's log is searched for every secret handed out.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, keys, startService } from "../../test/e2e/commands";
+import { type LoadReport, runLoad } from "./load";
+
+export interface ServiceLoadReport extends Omit<LoadReport, "qrSecrets"> {
+  /** Request log lines the service printed, all searched for secrets. */
+  loggedRequests: number;
+  /** Log lines of the service holding the key or a QR secret. */
+  secretsInLog: number;
+}
+
+export async function loadFreshService(options: {
+  creates: number;
+  clients: number;
+  maxMs: number;
+}): Promise<ServiceLoadReport> {
+  const stateDir = await mkdtemp(join(tmpdir(), "deca-load-"));
+  const port = await freePort();
+  const service = await startService(port, stateDir);
+  try {
+    const created = await keys(
+      stateDir,
+      "create",
+      "--org",
+      "Load",
+      "--env",
+      "test",
+      "--rate-limit",
+      "1000000",
+    );
+    if (created.code !== 0) throw new Error(`keys create: ${created.stderr}`);
+    const { key } = JSON.parse(created.stdout) as { key: string };
+    const { qrSecrets, ...report } = await runLoad({
+      ...options,
+      baseUrl: `http://127.0.0.1:${port}`,
+      key,
+    });
+    const secrets = [key, ...qrSecrets];
+    const lines = service.output().split("\n");
+    return {
+      ...report,
+      loggedRequests: lines.filter((line) => line.includes('"request_id"'))
+        .length,
+      secretsInLog: lines.filter((line) =>
+        secrets.some((secret) => line.includes(secret)),
+      ).length,
+    };
+  } finally {
+    await service.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** The one error body of the API (spec 2.15), for the OpenAPI document. */
+export const errorBodySchema = z.strictObject({
+  errors: z
+    .array(
+      z.strictObject({
+        field: z.string().nullable().meta({
+          description:
+            "Dotted path of the field (`shipper.tax_id`), the query parameter, or null.",
+        }),
+        code: z.string().meta({ examples: ["REFERENCE_CONFLICT"] }),
+        message: z.string(),
+      }),
+    )
+    .min(1),
+});

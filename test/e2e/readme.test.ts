@@ -1,0 +1,88 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type RunningService, startService } from "./commands";
+
+// README's examples as a reader runs them: every ```sh block that calls curl,
+// in order, in one shell, against a fresh `npm start`. Only the port and the
+// state folder differ from what the reader types.
+const execFileAsync = promisify(execFile);
+const REPO = process.cwd();
+
+let stateDir: string;
+let workDir: string;
+let origin: string;
+let service: RunningService;
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), "deca-readme-state-"));
+  workDir = await mkdtemp(join(tmpdir(), "deca-readme-"));
+  const port = await freePort();
+  origin = `http://localhost:${port}`;
+  service = await startService(port, stateDir);
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await rm(stateDir, { recursive: true, force: true });
+  await rm(workDir, { recursive: true, force: true });
+});
+
+async function readmeCurlBlocks(): Promise<string[]> {
+  const readme = await readFile(join(REPO, "README.md"), "utf8");
+  return [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+    .map((match) => match[1] ?? "")
+    .filter((block) => /^\s*(\S+=\$\()?curl /m.test(block));
+}
+
+describe("README", () => {
+  it("has curl examples for the whole quick start and the demo", async () => {
+    const script = (await readmeCurlBlocks()).join("\n");
+    for (const step of [
+      "npm run keys -- create",
+      "-X POST http://localhost:8787/api/v1/documents",
+      "/api/v1/documents/$UUID/pdf",
+      '"$QR_URL"',
+      "-X PUT",
+      "-X DELETE",
+      "/api/v1/demo/tokens",
+    ]) {
+      expect(script).toContain(step);
+    }
+  });
+
+  it("runs every curl example as written", async () => {
+    const script = [
+      "set -euo pipefail",
+      // An error status fails the run, as it would surprise the reader.
+      'curl() { command curl --fail-with-body "$@"; }',
+      ...(await readmeCurlBlocks()),
+    ]
+      .join("\n")
+      .replaceAll("http://localhost:8787", origin)
+      .replaceAll(
+        "npm run keys -- ",
+        `npm --prefix '${REPO}' run keys -- --persist-to '${stateDir}' `,
+      );
+    const { stdout } = await execFileAsync("bash", ["-c", script], {
+      cwd: workDir,
+    });
+    expect(stdout).toContain('{"data":[],"meta":{"current_page":1');
+    expect(stdout).toMatch(/\b201\n/);
+    expect(stdout).toContain('{"status":"active"}');
+    expect(stdout).toMatch(/\b204\n/);
+    expect(stdout).toContain('"total":1,');
+    for (const pdf of ["documento.pdf", "qr.pdf", "demo.pdf"]) {
+      const bytes = await readFile(join(workDir, pdf));
+      expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
+    }
+    const correction = JSON.parse(
+      await readFile(join(workDir, "correction-result.json"), "utf8"),
+    );
+    expect(correction.data.goods.weight_kg).toBe("12000");
+    expect(correction.rectifies_uuid).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import { openApiDocument } from "../../src/openapi/document";
+import { exampleDocument } from "../../src/openapi/examples";
+import { documentRequestSchema } from "../../src/schemas/document-request";
+import { contractViolation } from "../helpers/contract";
+import { call, ORIGIN } from "../helpers/worker";
+
+const document = openApiDocument();
+
+// Spec section 4 (both addresses) and section 7, plus the 503 that every
+// route a demo token can reach answers when the demo is switched off.
+const WRITE = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
+const READ = [401, 403, 404, 429, 500, 503];
+const CONTRACT: Record<string, Record<string, number[]>> = {
+  "/api/v1/documents": {
+    get: [200, 401, 403, 422, 429, 500, 503],
+    post: [200, 201, ...WRITE],
+  },
+  "/api/v1/documents/{uuid}": {
+    get: [200, ...READ],
+    put: [200, ...WRITE],
+    delete: [204, ...WRITE],
+  },
+  "/api/v1/documents/{uuid}/status": { get: [200, ...READ] },
+  "/api/v1/documents/{uuid}/pdf": { get: [200, ...READ] },
+  "/api/v1/demo/tokens": { post: [201, 400, 413, 415, 422, 429, 500, 503] },
+  "/d/{uuid}": { get: [200, 404, 429, 500] },
+  "/demo/d/{uuid}": { get: [200, 404, 429, 500, 503] },
+};
+for (const suffix of ["", "/status", "/pdf"]) {
+  const byUuid = CONTRACT[`/api/v1/documents/{uuid}${suffix}`];
+  if (byUuid) CONTRACT[`/api/v1/documents/ref/{reference}${suffix}`] = byUuid;
+}
+
+const METHODS = ["get", "put", "post", "delete"] as const;
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json" },
+  });
+
+describe("GET /api/v1/openapi.json", () => {
+  it("serves the document without a key", async () => {
+    const response = await call("/api/v1/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual(JSON.parse(JSON.stringify(document)));
+  });
+});
+
+describe("the OpenAPI document", () => {
+  it("describes every operation of the contract with exactly its statuses", () => {
+    const described = Object.fromEntries(
+      Object.entries(document.paths).map(([path, item]) => [
+        path,
+        Object.fromEntries(
+          METHODS.flatMap((method) => {
+            const operation = (item as Record<string, unknown>)[method] as
+              | { responses: Record<string, unknown> }
+              | undefined;
+            return operation
+              ? [[method, Object.keys(operation.responses).map(Number).sort()]]
+              : [];
+          }),
+        ),
+      ]),
+    );
+    const expected = Object.fromEntries(
+      Object.entries(CONTRACT).map(([path, operations]) => [
+        path,
+        Object.fromEntries(
+          Object.entries(operations).map(([method, statuses]) => [
+            method,
+            [...statuses].sort(),
+          ]),
+        ),
+      ]),
+    );
+    expect(described).toEqual(expected);
+  });
+
+  it("states the lengths and patterns that the custom checks enforce", () => {
+    const request = document.components.schemas.DocumentRequest as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(request.properties.observations).toMatchObject({
+      anyOf: [{ type: "string", maxLength: 4000 }, { type: "null" }],
+    });
+    expect(JSON.stringify(request)).toContain('"pattern":"^[A-Za-z0-9-]+$"');
+    expect(request.properties.shipper).toMatchObject({
+      properties: { name: { minLength: 1, maxLength: 255 } },
+    });
+  });
+
+  it("gives a request example that the service accepts", () => {
+    const example =
+      document.paths["/api/v1/documents"].post.requestBody.content[
+        "application/json"
+      ].example;
+    expect(documentRequestSchema.safeParse(example).success).toBe(true);
+  });
+
+  it("gives response examples that match their own schemas", async () => {
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = (item as Record<string, unknown>)[method] as
+          | {
+              responses: Record<
+                string,
+                {
+                  content?: Record<
+                    string,
+                    {
+                      example?: unknown;
+                      examples?: Record<string, { value: unknown }>;
+                    }
+                  >;
+                }
+              >;
+            }
+          | undefined;
+        for (const [status, response] of Object.entries(
+          operation?.responses ?? {},
+        )) {
+          const media = response.content?.["application/json"];
+          const examples = media?.examples
+            ? Object.values(media.examples).map((example) => example.value)
+            : media?.example === undefined
+              ? []
+              : [media.example];
+          const url = `${ORIGIN}${path.replace(/\{[^}]+\}/g, "0b6c7a52-3f1e-4d8a-9c2b-5e4f3a2d1c0b")}`;
+          for (const example of examples) {
+            expect(
+              await contractViolation(
+                method.toUpperCase(),
+                url,
+                json(Number(status), example),
+              ),
+            ).toBeNull();
+            checked.push(`${method} ${path} ${status}`);
+          }
+        }
+      }
+    }
+    expect(checked).toContain("post /api/v1/documents 201");
+    expect(checked).toContain("get /api/v1/documents 422");
+  });
+});
+
+describe("the contract check on every response of the suite", () => {
+  const list = `${ORIGIN}/api/v1/documents`;
+  const page = {
+    data: [],
+    meta: { current_page: 1, limit: 25, total: 0, last_page: 1 },
+  };
+
+  it("accepts a response as documented", async () => {
+    expect(await contractViolation("GET", list, json(200, page))).toBeNull();
+  });
+
+  it("refuses a status the operation does not document", async () => {
+    expect(await contractViolation("GET", list, json(409, page))).toMatch(
+      /GET \/api\/v1\/documents answered 409, a status not documented/,
+    );
+  });
+
+  it("refuses a body that breaks the schema", async () => {
+    const { meta, ...withoutMeta } = page;
+    expect(
+      await contractViolation("GET", list, json(200, withoutMeta)),
+    ).toMatch(/does not match/);
+    expect(
+      await contractViolation(
+        "GET",
+        list,
+        json(422, { errors: [{ code: "X" }] }),
+      ),
+    ).toMatch(/does not match/);
+  });
+
+  it("refuses a real document result that carries a demo field", async () => {
+    const real = exampleDocument();
+    const url = `${list}/${real.uuid}`;
+    expect(await contractViolation("GET", url, json(200, real))).toBeNull();
+    expect(
+      await contractViolation("GET", url, json(200, { ...real, demo: true })),
+    ).toMatch(/does not match/);
+  });
+
+  it("refuses a media type other than the documented one", async () => {
+    const uuid = "0b6c7a52-3f1e-4d8a-9c2b-5e4f3a2d1c0b";
+    expect(
+      await contractViolation("GET", `${ORIGIN}/d/${uuid}?k=x`, json(200, {})),
+    ).toMatch(/with application\/json content, documented: application\/pdf/);
+    const pdf = new Response("%PDF-", {
+      headers: { "Content-Type": "application/pdf" },
+    });
+    expect(
+      await contractViolation("GET", `${list}/${uuid}/status`, pdf),
+    ).toMatch(/with application\/pdf content, documented: application\/json/);
+  });
+
+  it("leaves alone what the document does not describe", async () => {
+    expect(
+      await contractViolation("GET", `${ORIGIN}/nowhere`, json(418, {})),
+    ).toBeNull();
+  });
+});
