@@ -1,6 +1,6 @@
+import type { Block } from "../../src/pdf/page-flow";
+import { CONTENT_WIDTH, PAGE } from "../../src/pdf/styles";
 import { drawLines, heightOf, type Line } from "./lines";
-import type { Block } from "./page-flow";
-import { CONTENT_WIDTH, PAGE } from "./styles";
 
 export const COLUMN_GAP = 20;
 /** Width of one of two side-by-side columns. */

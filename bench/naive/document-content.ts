@@ -4,6 +4,14 @@ import {
   formatWeight,
 } from "../../src/pdf/format";
 import type { Messages } from "../../src/pdf/i18n";
+import type { Block } from "../../src/pdf/page-flow";
+import {
+  COLORS,
+  CONTENT_WIDTH,
+  PAGE,
+  type TextStyles,
+  widthIn,
+} from "../../src/pdf/styles";
 import type { DocumentData } from "../../src/schemas/document-request";
 import {
   COLUMN_GAP,
@@ -20,15 +28,7 @@ import {
   type Line,
   wrappedLines,
 } from "./lines";
-import type { Block } from "./page-flow";
 import { drawQrCode } from "./qr-code";
-import {
-  COLORS,
-  CONTENT_WIDTH,
-  PAGE,
-  type TextStyles,
-  widthIn,
-} from "./styles";
 
 /** A document as issued: its transport data and what the service adds. */
 export interface IssuedDocument {

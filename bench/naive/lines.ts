@@ -1,6 +1,6 @@
 import type { PDFPage } from "@cantoo/pdf-lib";
-import { type TextStyle, widthIn } from "./styles";
-import { wrapText } from "./text-wrap";
+import { type TextStyle, widthIn } from "../../src/pdf/styles";
+import { wrapText } from "../../src/pdf/text-wrap";
 
 /** One printed line of text. */
 export interface Line {

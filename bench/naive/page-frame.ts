@@ -1,5 +1,14 @@
 import { degrees, type PDFPage } from "@cantoo/pdf-lib";
 import type { Messages } from "../../src/pdf/i18n";
+import { drawLogo } from "../../src/pdf/logo";
+import type { ContentArea } from "../../src/pdf/page-flow";
+import {
+  COLORS,
+  CONTENT_WIDTH,
+  PAGE,
+  type TextStyles,
+  widthIn,
+} from "../../src/pdf/styles";
 import { boldOutline } from "./fonts";
 import {
   drawLines,
@@ -8,15 +17,6 @@ import {
   type Line,
   wrappedLines,
 } from "./lines";
-import { drawLogo } from "./logo";
-import type { ContentArea } from "./page-flow";
-import {
-  COLORS,
-  CONTENT_WIDTH,
-  PAGE,
-  type TextStyles,
-  widthIn,
-} from "./styles";
 
 const LOGO_SIZE = 34;
 const HEADER_HEIGHT = 46;

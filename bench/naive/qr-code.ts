@@ -1,6 +1,6 @@
 import type { PDFPage } from "@cantoo/pdf-lib";
 import qrcode from "qrcode-generator";
-import { COLORS } from "./styles";
+import { COLORS } from "../../src/pdf/styles";
 
 /** The blank border a reader needs around the symbol, in modules (ISO/IEC 18004). */
 const QUIET_ZONE = 4;

@@ -1,12 +1,12 @@
 // A copy of the renderer before issue 7, with plain font embedding (fonts.ts): the naive baseline of `npm run bench`.
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { CATALOGS, LANGUAGE_TAGS } from "../../src/pdf/i18n";
+import { paginate } from "../../src/pdf/page-flow";
+import { PAGE, textStyles } from "../../src/pdf/styles";
 import type { DocumentLocale } from "../../src/schemas/document-locale";
 import { documentContent, type IssuedDocument } from "./document-content";
 import { embedDocumentFonts } from "./fonts";
-import { paginate } from "./page-flow";
 import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
-import { PAGE, textStyles } from "./styles";
 
 export type { IssuedDocument } from "./document-content";
 
