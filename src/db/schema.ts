@@ -148,6 +148,18 @@ export const referenceReservations = sqliteTable(
   ],
 );
 
+// A PDF put in R2 whose document is not committed yet. Issuing removes the
+// row in the batch that commits the document; a row that outlives its
+// request (the Worker died between the two) names an orphan for the sweep.
+export const pendingPdfObjects = sqliteTable(
+  "pending_pdf_objects",
+  {
+    objectKey: text("object_key").primaryKey(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("pending_pdf_objects_created_at_idx").on(t.createdAt)],
+);
+
 export const auditEvents = sqliteTable(
   "audit_events",
   {

@@ -5,6 +5,10 @@ import {
   markRectified,
 } from "../../db/documents";
 import { findOrganizationLocale } from "../../db/organizations";
+import {
+  deletePendingPdfObject,
+  insertPendingPdfObject,
+} from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { ApiError } from "../../errors";
 import {
@@ -133,10 +137,14 @@ async function issueVersion(
     occurredAt: createdAt,
   };
   const { db } = services;
+  // Noted first, so that a Worker dying between the put and the batch leaves
+  // an orphan the scheduled sweep finds (sweep-orphan-pdfs.ts).
+  await insertPendingPdfObject(db, row.pdfObjectKey, createdAt);
   try {
     // A put that failed late may still have stored the object: removed below too.
     await services.pdfs.put(row.pdfObjectKey, pdf.bytes);
     await db.batch([
+      deletePendingPdfObject(db, row.pdfObjectKey),
       ...insertDocumentStatements(db, row),
       insertAuditEvent(db, { ...event, documentUuid: uuid, type: "issued" }),
       ...(rectifies
@@ -151,7 +159,11 @@ async function issueVersion(
         : []),
     ]);
   } catch (error) {
-    await services.pdfs.delete(row.pdfObjectKey).catch(() => undefined);
+    // Best effort: whatever this cannot remove, the sweep removes later.
+    await services.pdfs
+      .delete(row.pdfObjectKey)
+      .then(() => deletePendingPdfObject(db, row.pdfObjectKey))
+      .catch(() => undefined);
     throw error;
   }
   return row;

@@ -63,7 +63,10 @@ const FAULTS: Fault[] = [
   },
 ];
 
-/** What the credential has left in storage: documents, reservations, audit events, and the PDFs. */
+/**
+ * What the credential has left in storage: documents, reservations, audit
+ * events, the PDFs, and notes of PDFs whose issue is unfinished.
+ */
 async function stateOf(credentialId: string) {
   const rows = async (sql: string) =>
     (await env.DB.prepare(sql).bind(credentialId).all()).results;
@@ -78,6 +81,9 @@ async function stateOf(credentialId: string) {
       "SELECT document_uuid, type, request_id FROM audit_events WHERE credential_id = ? ORDER BY id",
     ),
     objects: (await env.PDFS.list()).objects.map((o) => o.key).sort(),
+    pendingPdfs: (
+      await env.DB.prepare("SELECT object_key FROM pending_pdf_objects").all()
+    ).results,
   };
 }
 
