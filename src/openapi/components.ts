@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { deleteRequestSchema } from "../schemas/delete-request";
 import { demoTokenRequestSchema } from "../schemas/demo-token-request";
 import { demoTokenResultSchema } from "../schemas/demo-token-result";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { listQuerySchema } from "../schemas/list-query";
 import { componentSchemas, schemaRef } from "./components";
 import {

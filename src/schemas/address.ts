@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { countryCode } from "./country-code";
 import { text } from "./text";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contractIssue } from "./issues";
 
 // ASCII-only upper-casing: `ß` must not become `SS` and pass as a code.

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contractIssue } from "./issues";
 
 // Spec 2.1, verbatim: greater than zero, up to 15 integer digits and 6 decimals.

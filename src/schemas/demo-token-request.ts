@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { documentLocaleSchema } from "./document-locale";
 
 /** The body of a demo token request: only the PDF language, `es` by default. */

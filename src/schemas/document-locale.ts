@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** Languages a PDF can be printed in (spec 2.10). */
 export const DOCUMENT_LOCALES = [

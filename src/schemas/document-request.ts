@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { calendarDate } from "./calendar-date";
 import { goodsSchema } from "./goods";
 import { metadataSchema } from "./metadata";

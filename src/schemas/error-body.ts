@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The one error body of the API (spec 2.15), for the OpenAPI document. */
 export const errorBodySchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { calendarDate } from "./calendar-date";
 
 // Query values arrive as text: `1` is an integer, `1.0`, `01` and `+1` are not.

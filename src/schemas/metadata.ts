@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contractIssue } from "./issues";
 
 const MAX_BYTES = 16 * 1024;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { addressSchema } from "./address";
 import { countryCode } from "./country-code";
 import { fieldsAreValid } from "./issues";

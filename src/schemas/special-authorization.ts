@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { optional, text } from "./text";
 
 /** SpecialAuthorization (spec 2.8): for transports that need one. */

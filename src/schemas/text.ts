@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contractIssue } from "./issues";
 
 // C0 controls other than tab, line feed and carriage return, and DEL: no

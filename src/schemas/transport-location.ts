@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { asciiUpperCase } from "./country-code";
 import { contractIssue } from "./issues";
 import { optional, text } from "./text";
