@@ -17,7 +17,7 @@ import { build } from "esbuild";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { type FixtureName, fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { issueWithoutIo } from "./issue-step";
-import { renderDocumentPdf as renderNaive } from "./naive/render-document";
+import { loadNaiveRenderer } from "./naive/render-document";
 import { mergeResults, runEnvironment } from "./results";
 import {
   measure,
@@ -31,6 +31,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 30;
 const COLD_PROCESSES = Number(process.env.BENCH_COLD_PROCESSES ?? 20);
 const ROOT = new URL("..", import.meta.url).pathname;
+const renderNaive = await loadNaiveRenderer();
 
 function qpdfCheck(path: string): boolean {
   return spawnSync("qpdf", ["--check", path]).status === 0;

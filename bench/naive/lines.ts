@@ -77,3 +77,6 @@ export function drawText(
     color: style.color,
   });
 }
+
+/** pdf-lib's drawing calls write as they go: nothing is left to finish. */
+export function finishText(_page: PDFPage): void {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderDocumentPdf as renderNaive } from "../../bench/naive/render-document";
+import { loadNaiveRenderer } from "../../bench/naive/render-document";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
 import { FULL_DOCUMENT, ISSUE, LONG_DOCUMENT } from "../fixtures/documents";
@@ -39,6 +39,8 @@ function differingPixels(a: GrayImage, b: GrayImage, skipQr: boolean): number {
 // The naive baseline of `npm run bench` (bench/naive: pdf-lib's drawing calls,
 // fontkit's full layout engine) prints the same pages: no glyph goes missing
 // or moves in the fast paths of src/pdf.
+const renderNaive = await loadNaiveRenderer();
+
 describe("the renderer against the naive baseline", () => {
   it.each([
     ["full", FULL_DOCUMENT, 1, false],
@@ -51,6 +53,8 @@ describe("the renderer against the naive baseline", () => {
       const fast = await renderDocumentPdf(input);
       const naive = await renderNaive(input);
       expect(fast.pages).toBe(naive.pages);
+      // Another file, drawn the plain way: the module swap took effect.
+      expect(naive.bytes.byteLength).toBeGreaterThan(fast.bytes.byteLength);
       const fastImage = await renderPage(fast.bytes, DPI, page);
       const naiveImage = await renderPage(naive.bytes, DPI, page);
       expect(
