@@ -1,38 +1,9 @@
 import type { PDFPage } from "@cantoo/pdf-lib";
-import { type TextStyle, widthIn } from "../../src/pdf/styles";
-import { wrapText } from "../../src/pdf/text-wrap";
+import type { Line } from "../../src/pdf/lines";
+import type { TextStyle } from "../../src/pdf/styles";
 
-/** One printed line of text. */
-export interface Line {
-  text: string;
-  style: TextStyle;
-  /** Extra space above the line, in points. */
-  spaceBefore?: number;
-  /** A section heading: underlined across the width of its column. */
-  underlined?: boolean;
-}
-
-/** Printable text wrapped to `width`, as lines of one style. */
-export const wrappedLines = (
-  text: string,
-  style: TextStyle,
-  width: number,
-  spaceBefore = 0,
-): Line[] =>
-  wrapText(text, width, (piece) => widthIn(piece, style)).map(
-    (line, index) => ({
-      text: line,
-      style,
-      spaceBefore: index === 0 ? spaceBefore : 0,
-    }),
-  );
-
-/** The height that lines take, from the top of the first to the bottom of the last. */
-export const heightOf = (lines: readonly Line[]): number =>
-  lines.reduce(
-    (sum, line) => sum + (line.spaceBefore ?? 0) + line.style.leading,
-    0,
-  );
+// Measuring and wrapping are the renderer's own; only drawing differs.
+export { heightOf, type Line, wrappedLines } from "../../src/pdf/lines";
 
 /** Draws lines downwards from `top`, in a column `width` wide at `x`. */
 export function drawLines(
