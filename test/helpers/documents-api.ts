@@ -1,5 +1,12 @@
-import type { RequestBody } from "../fixtures/requests";
-import { bearer, type Call, jsonRequest } from "./worker";
+import { fullRequest, type RequestBody } from "../fixtures/requests";
+import { createCredential } from "./credentials";
+import {
+  bearer,
+  type Call,
+  callWithClock,
+  fixedClock,
+  jsonRequest,
+} from "./worker";
 
 export interface DocumentResultBody {
   uuid: string;
@@ -74,4 +81,17 @@ export async function sha256Of(
   return [...new Uint8Array(digest)]
     .map((b) => b.toString(16).padStart(2, "0"))
     .join("");
+}
+
+/**
+ * A fresh credential with one full document issued at `now`, on an app whose
+ * clock the test moves.
+ */
+export async function withIssuedDocument(now: number) {
+  const clock = fixedClock(now);
+  const request = callWithClock(clock);
+  const owner = await createCredential();
+  const api = documentsApi(request, owner.key);
+  const document = await api.issue(fullRequest());
+  return { clock, request, owner, api, document };
 }

@@ -1,35 +1,10 @@
+import { ca } from "./ca";
 import type { Messages } from "./messages";
 
+/** Valencian: the Catalan catalog with the Valencian forms where they differ. */
 export const caValencia: Messages = {
-  title: "Document de control",
-  notValid: "SENSE VALIDESA",
-  page: "Pàgina",
-  documentId: "Identificador del document",
-  reference: "Referència",
-  issuedAt: "Data i hora d'emissió",
-  transportDate: "Data del transport",
-  rectifies: "Rectifica el document",
+  ...ca,
   qrCaption: "Escanegeu el codi per a descarregar este document",
-  shipper: "Carregador contractual",
-  carrier: "Transportista efectiu",
-  name: "Nom o raó social",
-  taxId: "Número d'identificació fiscal",
-  registeredAddress: "Domicili",
-  origin: "Origen (lloc de càrrega)",
-  destination: "Destinació (lloc de descàrrega)",
-  place: "Lloc",
-  address: "Adreça",
-  goods: "Mercaderia",
-  description: "Naturalesa de la mercaderia",
-  weight: "Pes",
-  alternativeMeasure: "Quantitat (altra mesura)",
-  vehicle: "Vehicle",
-  vehicleRegistration: "Matrícula del vehicle",
-  trailerRegistration: "Matrícula del remolc o semiremolc",
-  specialAuthorization: "Autorització especial",
-  authorizationNumber: "Número",
-  authorizationIssuer: "Òrgan emissor",
-  observations: "Observacions",
   legalBasis:
     "Document de control administratiu exigible per a la realització de transport públic de mercaderies per carretera, d'acord amb l'Orde FOM/2861/2012, de 13 de desembre.",
 };

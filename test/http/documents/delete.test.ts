@@ -2,20 +2,17 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
-import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
-import { callWithClock, fixedClock } from "../../helpers/worker";
+import {
+  deletion,
+  documentsApi,
+  qrPath,
+  withIssuedDocument,
+} from "../../helpers/documents-api";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 6);
 
-async function setup() {
-  const clock = fixedClock(NOW);
-  const request = callWithClock(clock);
-  const owner = await createCredential();
-  const api = documentsApi(request, owner.key);
-  const document = await api.issue(fullRequest());
-  return { clock, request, owner, api, document };
-}
+const setup = () => withIssuedDocument(NOW);
 
 const deletedAt = async (uuid: string) =>
   (

@@ -1,26 +1,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
-import { createCredential } from "../../helpers/credentials";
 import {
   comparable,
-  documentsApi,
   qrPath,
   sha256Of,
+  withIssuedDocument,
 } from "../../helpers/documents-api";
-import { callWithClock, fixedClock } from "../../helpers/worker";
 
 const DAY = 24 * 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 5);
 
-async function setup() {
-  const clock = fixedClock(NOW);
-  const request = callWithClock(clock);
-  const owner = await createCredential();
-  const api = documentsApi(request, owner.key);
-  const document = await api.issue(fullRequest());
-  return { clock, request, owner, api, document };
-}
+const setup = () => withIssuedDocument(NOW);
 
 describe("GET /d/{uuid}?k=", () => {
   it("serves the stored PDF inline with no Bearer", async () => {

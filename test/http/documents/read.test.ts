@@ -6,21 +6,14 @@ import {
   comparable,
   documentsApi,
   sha256Of,
+  withIssuedDocument,
 } from "../../helpers/documents-api";
-import { callWithClock, fixedClock } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 8);
 const NEVER_ISSUED = "00000000-0000-4000-8000-000000000000";
 
-async function setup() {
-  const clock = fixedClock(NOW);
-  const request = callWithClock(clock);
-  const owner = await createCredential();
-  const api = documentsApi(request, owner.key);
-  const document = await api.issue(fullRequest());
-  return { clock, request, owner, api, document };
-}
+const setup = () => withIssuedDocument(NOW);
 
 describe("GET /api/v1/documents/{uuid} and /ref/{reference}", () => {
   it("answers the same result as the create, at both addresses", async () => {

@@ -2,8 +2,12 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
-import { documentsApi, qrPath, sha256Of } from "../../helpers/documents-api";
-import { callWithClock, fixedClock } from "../../helpers/worker";
+import {
+  documentsApi,
+  qrPath,
+  sha256Of,
+  withIssuedDocument,
+} from "../../helpers/documents-api";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 7);
@@ -16,12 +20,8 @@ function corrected(reference: string | null = "PED-2026-0001-B") {
 }
 
 async function setup() {
-  const clock = fixedClock(NOW);
-  const request = callWithClock(clock);
-  const owner = await createCredential();
-  const api = documentsApi(request, owner.key);
-  const original = await api.issue(fullRequest());
-  return { clock, request, owner, api, original };
+  const { document: original, ...rest } = await withIssuedDocument(NOW);
+  return { ...rest, original };
 }
 
 describe("PUT /api/v1/documents/{uuid}", () => {
