@@ -6,13 +6,15 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executeSql } from "../scripts/lib/d1";
+import { renderDocumentPdf } from "../src/pdf/render-document";
 import { freePort, keys, startService } from "../test/e2e/commands";
-import { fullRequest } from "./fixtures";
+import { fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { mergeResults, runEnvironment } from "./results";
 import { percentile, round } from "./stats";
 
 const SCALE = Number(process.env.BENCH_HTTP_SCALE ?? 1);
 const TIME_LIMIT_MS = 20_000;
+const RENDER_SECONDS = 5;
 
 interface LoadResult {
   concurrency: number;
@@ -99,7 +101,36 @@ FROM n;`,
   );
 }
 
+/**
+ * Render-only throughput: full one-page documents rendered back to back in
+ * this process for RENDER_SECONDS after a warm-up, on one thread as the
+ * Worker's isolate renders.
+ */
+async function renderOnlyThroughput(): Promise<{
+  documents: number;
+  seconds: number;
+  throughputPerSecond: number;
+}> {
+  const input = RENDER_FIXTURES.full;
+  for (let i = 0; i < 30; i++) await renderDocumentPdf(input);
+  const start = performance.now();
+  let documents = 0;
+  while (performance.now() - start < RENDER_SECONDS * 1000) {
+    await renderDocumentPdf(input);
+    documents++;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return {
+    documents,
+    seconds: round(seconds, 2),
+    throughputPerSecond: round(documents / seconds, 1),
+  };
+}
+
 async function main(): Promise<void> {
+  // Before the service starts, so that nothing else runs on the machine.
+  const renderOnly = await renderOnlyThroughput();
+  console.error("render only", renderOnly);
   const stateDir = await mkdtemp(join(tmpdir(), "deca-bench-http-"));
   const port = await freePort();
   console.error(`bench:http: npm start on port ${port}, state in ${stateDir}`);
@@ -208,7 +239,13 @@ async function main(): Promise<void> {
       ...runEnvironment(),
       timeLimitPerCaseMs: TIME_LIMIT_MS,
       warmupCreate: created.requests,
+      renderOnly,
       create: createRuns,
+      createAt8ToRenderOnlyThroughput: round(
+        (createRuns.find((r) => r.concurrency === 8)?.throughputPerSecond ??
+          0) / renderOnly.throughputPerSecond,
+        2,
+      ),
       qrDownload: qr,
       trivialRoute: { route: "GET /nonexistent (404)", ...trivial },
       qrToTrivialThroughput: round(
@@ -231,7 +268,13 @@ function print(http: any): void {
     console.log(
       `${label.padEnd(28)} ${String(r.throughputPerSecond).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  (${r.requests} requests, ${r.errors} errors)${extra}`,
     );
+  console.log(
+    `${"render only (one thread)".padEnd(28)} ${String(http.renderOnly.throughputPerSecond).padStart(7)} documents/s`,
+  );
   for (const r of http.create) line(`create c=${r.concurrency}`, r);
+  console.log(
+    `create c=8 is ${http.createAt8ToRenderOnlyThroughput}x the render-only throughput`,
+  );
   line(
     "QR download c=32",
     http.qrDownload,

@@ -2,6 +2,9 @@ import type { PDFPage } from "@cantoo/pdf-lib";
 import qrcode from "qrcode-generator";
 import { COLORS } from "../../src/pdf/styles";
 
+// The naive baseline draws its QR code with qrcode-generator, the QR library
+// the service started with, which src/pdf replaced by the faster lean-qr.
+
 /** The blank border a reader needs around the symbol, in modules (ISO/IEC 18004). */
 const QUIET_ZONE = 4;
 

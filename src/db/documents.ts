@@ -46,14 +46,14 @@ function listCondition(filter: DocumentListFilter): SQL | undefined {
   );
 }
 
-/** One page of a credential's visible documents and the total, read in one batch. */
-export async function listDocumentSummaries(
+/** The two queries of a list page: the page's rows, and the total. */
+export function listQueries(
   db: Database,
   filter: DocumentListFilter,
   page: { offset: number; limit: number },
-): Promise<{ rows: DocumentSummaryRow[]; total: number }> {
+) {
   const where = listCondition(filter);
-  const [rows, totals] = await db.batch([
+  return [
     db
       .select({
         uuid: documents.uuid,
@@ -68,7 +68,16 @@ export async function listDocumentSummaries(
       .limit(page.limit)
       .offset(page.offset),
     db.select({ total: count() }).from(documents).where(where),
-  ]);
+  ] as const;
+}
+
+/** One page of a credential's visible documents and the total, read in one batch. */
+export async function listDocumentSummaries(
+  db: Database,
+  filter: DocumentListFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: DocumentSummaryRow[]; total: number }> {
+  const [rows, totals] = await db.batch(listQueries(db, filter, page));
   return { rows, total: totals[0]?.total ?? 0 };
 }
 

@@ -102,11 +102,15 @@ export const documents = sqliteTable(
     expiresAt: integer("expires_at"),
   },
   (t) => [
-    // The list: a credential's documents, newest first, uuid as tie-breaker.
+    // The list: a credential's visible documents, newest first, uuid as
+    // tie-breaker. Holding every column the list filters on, it counts the
+    // total from the index alone, without reading 100 000 rows.
     index("documents_list_idx").on(
       t.credentialId,
+      t.deletedAt,
       sql`${t.createdAt} DESC`,
       sql`${t.uuid} DESC`,
+      t.transportDate,
     ),
     index("documents_reference_idx").on(
       t.organizationId,

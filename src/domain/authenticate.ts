@@ -3,6 +3,10 @@ import type { Database } from "../db/client";
 import { findCredentialByKeyHash } from "../db/credentials";
 import type { Environment } from "../db/schema";
 import { ApiError, unauthenticated } from "../errors";
+import {
+  type DocumentLocale,
+  isDocumentLocale,
+} from "../schemas/document-locale";
 import { environmentOfKey, hashApiKey } from "./api-keys";
 
 /** The caller behind a valid API key. */
@@ -13,6 +17,8 @@ export interface Credential {
   rateLimitPerMinute: number | null;
   /** End of a demo session; null for real keys. */
   expiresAt: number | null;
+  /** The language of the labels of the PDFs it issues now (its organization's). */
+  documentLocale: DocumentLocale;
 }
 
 const ipNotAllowed = (): ApiError =>
@@ -57,6 +63,9 @@ export async function authenticate(
     environment: row.environment,
     rateLimitPerMinute: row.rateLimitPerMinute,
     expiresAt: row.expiresAt,
+    documentLocale: isDocumentLocale(row.documentLocale)
+      ? row.documentLocale
+      : "es",
   };
 }
 

@@ -1,5 +1,5 @@
 import type { PDFPage } from "@cantoo/pdf-lib";
-import qrcode from "qrcode-generator";
+import { correction, generate, mode } from "lean-qr";
 import { appendContent, fillColor, pdfNumber } from "./content";
 import { COLORS } from "./styles";
 
@@ -7,38 +7,51 @@ import { COLORS } from "./styles";
 const QUIET_ZONE = 4;
 
 /**
- * qrcode-generator's byte mode keeps the low 8 bits of each UTF-16 unit, so
- * the URL goes in as one character per UTF-8 byte: any URL encodes exactly.
+ * Digits and upper-case runs in their dense modes, the rest as UTF-8 bytes.
+ * lean-qr's default would also try ISO 8859-1 and Shift JIS, which readers
+ * such as zbar take for other text.
  */
-const utf8Bytes = (text: string): string =>
-  String.fromCharCode(...new TextEncoder().encode(text));
+const SEGMENT_MODES = [mode.numeric, mode.alphaNumeric, mode.utf8];
+
+/** A horizontal run of dark modules, in module units with the quiet zone (y grows downwards). */
+interface ModuleRun {
+  x: number;
+  y: number;
+  length: number;
+}
 
 /**
- * The symbol's dark modules (error correction M, the smallest version that
- * fits) as content-stream rectangles (`re`), one per horizontal run, in
- * module units with the quiet zone: y grows downwards.
+ * The symbol of `url` as runs of dark modules, and its side in modules,
+ * quiet zone included. lean-qr picks the smallest version that holds the URL
+ * at error correction M, then raises the correction level as far as that
+ * version allows. It was chosen over qrcode-generator, whose mask scoring
+ * took 2.4 ms of a 6.4 ms document against 0.4 ms here (`npm run bench`).
  */
-function moduleRuns(url: string): { runs: string; modules: number } {
-  const qr = qrcode(0, "M");
-  qr.addData(utf8Bytes(url), "Byte");
-  qr.make();
-  const size = qr.getModuleCount();
-  const runs: string[] = [];
-  for (let row = 0; row < size; row++) {
+function moduleRuns(url: string): {
+  runs: ModuleRun[];
+  modules: number;
+} {
+  const qr = generate(mode.auto(url, { modes: SEGMENT_MODES }), {
+    minCorrectionLevel: correction.M,
+  });
+  const runs: ModuleRun[] = [];
+  for (let row = 0; row < qr.size; row++) {
     let column = 0;
-    while (column < size) {
-      if (!qr.isDark(row, column)) {
+    while (column < qr.size) {
+      if (!qr.get(column, row)) {
         column++;
         continue;
       }
       const start = column;
-      while (column < size && qr.isDark(row, column)) column++;
-      runs.push(
-        `${start + QUIET_ZONE} ${row + QUIET_ZONE} ${column - start} 1 re`,
-      );
+      while (column < qr.size && qr.get(column, row)) column++;
+      runs.push({
+        x: start + QUIET_ZONE,
+        y: row + QUIET_ZONE,
+        length: column - start,
+      });
     }
   }
-  return { runs: runs.join("\n"), modules: size + 2 * QUIET_ZONE };
+  return { runs, modules: qr.size + 2 * QUIET_ZONE };
 }
 
 /**
@@ -66,7 +79,7 @@ export function drawQrCode(
     `${pdfNumber(x)} ${pdfNumber(top - size)} ${pdfNumber(size)} ${pdfNumber(size)} re f`,
     fillColor(COLORS.ink),
     `${pdfNumber(scale)} 0 0 ${pdfNumber(-scale)} ${pdfNumber(x)} ${pdfNumber(top)} cm`,
-    runs,
+    ...runs.map((run) => `${run.x} ${run.y} ${run.length} 1 re`),
     "f",
     "Q",
     "",

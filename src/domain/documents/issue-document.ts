@@ -4,17 +4,12 @@ import {
   insertDocumentStatements,
   markRectified,
 } from "../../db/documents";
-import { findOrganizationLocale } from "../../db/organizations";
 import {
   deletePendingPdfObject,
   insertPendingPdfObject,
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { ApiError } from "../../errors";
-import {
-  type DocumentLocale,
-  isDocumentLocale,
-} from "../../schemas/document-locale";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoDocumentLimit } from "../demo/demo-limits";
@@ -37,14 +32,6 @@ const documentTooLarge = (): ApiError =>
       message: `The PDF of this document would exceed ${MAX_PDF_BYTES} bytes; shorten its texts.`,
     },
   ]);
-
-async function organizationLocale(
-  services: DocumentServices,
-  organizationId: string,
-): Promise<DocumentLocale> {
-  const locale = await findOrganizationLocale(services.db, organizationId);
-  return locale && isDocumentLocale(locale) ? locale : "es";
-}
 
 /**
  * Issues a new version (a demo session only up to its document limit, every
@@ -88,10 +75,7 @@ async function issueVersion(
   const { metadata, ...data } = request;
   const uuid = crypto.randomUUID();
   const createdAt = services.clock.now();
-  const documentLocale = await organizationLocale(
-    services,
-    credential.organizationId,
-  );
+  const { documentLocale } = credential;
   const qrKeyVersion = services.qrKeyring.current;
   const environment = credential.environment;
   const pdf = await services.renderPdf({
