@@ -1,6 +1,20 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "./schema";
 
-export type Database = ReturnType<typeof openDatabase>;
+const connect = (d1: D1Database) => drizzle(d1, { schema });
 
-export const openDatabase = (d1: D1Database) => drizzle(d1, { schema });
+export type Database = ReturnType<typeof connect>;
+
+// drizzle derives its relational configuration from the schema on every
+// call, about a tenth of a QR download's time: one instance per binding.
+const databases = new WeakMap<D1Database, Database>();
+
+/** The database behind a D1 binding, through drizzle. */
+export function openDatabase(d1: D1Database): Database {
+  let database = databases.get(d1);
+  if (!database) {
+    database = connect(d1);
+    databases.set(d1, database);
+  }
+  return database;
+}

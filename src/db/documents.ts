@@ -96,7 +96,24 @@ export const findOwnDocumentByUuid = (
     ),
   });
 
-/** Any document by uuid: for the QR link, which carries no credential. */
+/** What a QR link needs of a document, by uuid: no transport data, no metadata. */
+export async function findQrLinkTarget(db: Database, uuid: string) {
+  const [row] = await db
+    .select({
+      uuid: documents.uuid,
+      environment: documents.environment,
+      deletedAt: documents.deletedAt,
+      expiresAt: documents.expiresAt,
+      qrKeyVersion: documents.qrKeyVersion,
+      pdfObjectKey: documents.pdfObjectKey,
+    })
+    .from(documents)
+    .where(eq(documents.uuid, uuid))
+    .limit(1);
+  return row;
+}
+
+/** Any document by uuid, whatever its owner, state or age. */
 export const findDocumentByUuid = (
   db: Database,
   uuid: string,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { insertAuditEventIf } from "../../db/audit";
-import { findDocumentByUuid, markQrAccessed } from "../../db/documents";
+import { findQrLinkTarget, markQrAccessed } from "../../db/documents";
 import { documents, type Environment } from "../../db/schema";
 import { notFound } from "../../errors";
 import { verifyQrSecret } from "../../storage/qr-secret";
@@ -19,7 +19,7 @@ export async function downloadByQr(
   link: { uuid: string; k: string | undefined; demo: boolean },
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
-  const row = await findDocumentByUuid(services.db, link.uuid);
+  const row = await findQrLinkTarget(services.db, link.uuid);
   const environmentMatches = (environment: Environment) =>
     (environment === "demo") === link.demo;
   const now = services.clock.now();
