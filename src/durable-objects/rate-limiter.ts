@@ -7,9 +7,10 @@ import type { RateDecision, RateLimit } from "../domain/rate-limits";
  * its longest window, so a decision is exact at every boundary and the
  * `Retry-After` is the time until the oldest counted event leaves its window.
  * The events are rows of the object's SQLite database, indexed by counter and
- * time, so that an event costs one insert and a count of the index, whatever
- * the limit (a key allowed 100 000 requests a minute keeps as many rows). An
- * alarm clears them once every window has passed. Times come from the
+ * time: an event costs one insert and a walk of the index over the window's
+ * events, where one stored array had to be read and rewritten whole on every
+ * request (thousands of times under a large limit). An alarm clears them once
+ * every window has passed. Times come from the
  * caller, whose clock tests can set.
  */
 export class RateLimiter extends DurableObject<Env> {
