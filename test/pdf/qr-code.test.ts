@@ -23,7 +23,7 @@ const urlOfLength = (length: number): string => {
 describe("the QR code", () => {
   // Versions 1 to 13, with one and two block groups and version information (7+).
   it.each([1, 14, 20, 60, 100, 107, 150, 200, 280, 330])(
-    "encodes %i bytes so that zbar reads them back",
+    "encodes %i bytes so that a reader decodes them back",
     async (length) => {
       const text = urlOfLength(length);
       expect(await decodeQrCode(await qrPage(text))).toBe(text);
