@@ -2,8 +2,8 @@
 // addresses use, so that the Worker bundle stays small. Each document then
 // embeds only the glyphs it prints (pdf-lib's subsetting at render time).
 //
-// Source: Debian's `fonts-noto-core` (see scripts/lib/font-files.ts); its
-// licence, the SIL Open Font License 1.1, is fonts/OFL.txt. Noto has no
+// Source: the npm package `@expo-google-fonts/noto-sans` (see
+// scripts/lib/font-files.ts); its licence, the SIL Open Font License 1.1, is fonts/OFL.txt. Noto has no
 // Reserved Font Name, so the cut fonts keep their name.
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
@@ -35,7 +35,7 @@ const keptCharacters = KEPT_BLOCKS.flatMap(([first, last]) =>
 for (const weight of ["regular", "bold"] as const) {
   const source = ORIGINAL_FONTS[weight];
   if (!existsSync(source)) {
-    console.error(`${source} is missing: apt-get install fonts-noto-core`);
+    console.error(`${source} is missing: run npm install`);
     process.exit(1);
   }
   const cut = await subsetFont(await readFile(source), keptCharacters, {

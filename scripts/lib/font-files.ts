@@ -1,13 +1,15 @@
 // Where the document font comes from and where its cut-down copy lives.
 
 /**
- * Noto Sans (SIL Open Font License 1.1) as Debian's `fonts-noto-core`
- * package installs it (`apt-get install fonts-noto-core`; cut from version
- * 20201225-1). Only the font script and the glyph test read these files.
+ * Noto Sans (SIL Open Font License 1.1) as Google Fonts publishes it, from
+ * the npm package `@expo-google-fonts/noto-sans` pinned in package.json (cut
+ * from version 2.015), so that the cut is reproducible from the lockfile.
+ * Only the font script and the glyph test read these files.
  */
 export const ORIGINAL_FONTS = {
-  regular: "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
-  bold: "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
+  regular:
+    "node_modules/@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf",
+  bold: "node_modules/@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf",
 } as const;
 
 /** The committed cut-down fonts that the Worker embeds (see `npm run fonts`). */
