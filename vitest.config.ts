@@ -33,7 +33,7 @@ export default defineConfig({
         },
       },
       {
-        // The PDF renderer in Node, where poppler, zbar and qpdf read its output.
+        // The PDF renderer in Node, where MuPDF.js and ZXing read its output.
         plugins: [fontFilesAsArrayBuffers(), naiveRendererModules()],
         test: {
           name: "pdf",
@@ -43,10 +43,12 @@ export default defineConfig({
         },
       },
       {
-        // The commands a person runs: npm start and the key tool, in Node.
+        // The commands a person runs: npm start and the key tool, in Node, and
+        // the pages in the machine's Chrome or Chromium.
         test: {
           name: "commands",
           include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["./test/e2e/find-chromium.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -1,14 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
 
-// Debian's Chromium (apt-get install chromium), never a downloaded build.
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = "test/e2e/screenshots";
 
+/** The machine's Chrome or Chromium that find-chromium.ts chose, never a downloaded build. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: inject("chromiumPath"),
     args: [
       "--no-sandbox",
       "--headless",
