@@ -63,8 +63,9 @@ export const documentRoutes = new Hono<AppEnv>()
     },
   );
 
-// Every document operation answers at both addresses.
-for (const path of ["/:uuid", "/ref/:reference"]) {
+// Every document operation answers at both addresses. References first: a
+// uuid is never "ref", while a reference may be "pdf", "status" or "qr".
+for (const path of ["/ref/:reference", "/:uuid"]) {
   documentRoutes
     .get(path, requireCredential, async (c) =>
       c.json(
