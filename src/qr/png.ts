@@ -1,7 +1,7 @@
 import { type QrSymbol, qrSymbol } from "./symbol";
 
 /** The smallest side of the image, quiet zone included: sharp on any phone screen. */
-export const MIN_PNG_SIDE = 600;
+const MIN_PNG_SIDE = 600;
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -30,7 +30,8 @@ export async function qrPng(text: string): Promise<Uint8Array<ArrayBuffer>> {
 
 /**
  * The image's rows as PNG scanlines: a filter byte (0, none) then one bit a
- * pixel, white set. A module row is painted once, then copied `scale` times.
+ * pixel, white set. Each module row is painted into its first pixel row,
+ * which the next `scale - 1` rows copy.
  */
 function scanlines(
   { runs, modules }: QrSymbol,
@@ -59,6 +60,7 @@ function scanlines(
   return rows;
 }
 
+/** A zlib stream (RFC 1950), as IDAT holds: CompressionStream's "deflate". */
 async function zlib(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   const compressed = new Blob([bytes])
     .stream()

@@ -51,8 +51,9 @@ export async function getDocumentStatus(
 }
 
 /**
- * The document's QR link (`url`, secret `k` included), to show as an image:
- * under the same rules as the PDF download, and like a HEAD not a download.
+ * The document's QR link (`url`, secret `k` included), to show as an image,
+ * under the same rules as the PDF download. Showing the code records
+ * nothing: it is neither a download nor an access to the link.
  */
 export async function getDocumentQrLink(
   services: DocumentServices,
