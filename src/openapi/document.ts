@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { listQuerySchema } from "../schemas/list-query";
+import { qrImageQuerySchema } from "../schemas/qr-image-query";
 import { componentSchemas, schemaRef } from "./components";
 import {
   exampleDemoDocument,
@@ -12,6 +13,7 @@ import {
   type ErrorStatus,
   jsonResponse,
   pdfResponse,
+  qrImageResponse,
   responses,
 } from "./responses";
 
@@ -23,6 +25,7 @@ const WRITE: ErrorStatus[] = [
 ];
 const LIST: ErrorStatus[] = [401, 403, 422, 429, 500, 503];
 const READ: ErrorStatus[] = [401, 403, 404, 429, 500, 503];
+const QR_IMAGE: ErrorStatus[] = [...READ, 422];
 const QR: ErrorStatus[] = [404, 429, 500];
 const DEMO_QR: ErrorStatus[] = [404, 429, 500, 503];
 const DEMO_TOKEN: ErrorStatus[] = [400, 413, 415, 422, 429, 500, 503];
@@ -155,6 +158,26 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
         ),
       },
     },
+    [`${address.path}/qr`]: {
+      parameters,
+      get: {
+        operationId: id("getDocumentQrCode"),
+        summary: "The QR code of the document's link, as an image",
+        description:
+          "The code printed on the PDF, alone: for the driver's phone or a message to the driver, who may show it instead of the PDF. It encodes `url`, secret `k` included, so share it like the link. Under the same rules as the PDF download.",
+        tags: ["documents"],
+        security: BEARER,
+        parameters: queryParameters(qrImageQuerySchema),
+        responses: responses(
+          {
+            200: qrImageResponse(
+              "The QR code: SVG, or a PNG at least 600 pixels square, quiet zone included.",
+            ),
+          },
+          QR_IMAGE,
+        ),
+      },
+    },
   };
 }
 
@@ -186,9 +209,9 @@ const qrPath = (
   },
 });
 
-/** The list's query parameters, from the schema the route validates with. */
-function listParameters() {
-  const { properties = {} } = z.toJSONSchema(listQuerySchema, { io: "input" });
+/** A route's query parameters, from the schema it validates them with. */
+function queryParameters(schema: z.ZodType) {
+  const { properties = {} } = z.toJSONSchema(schema, { io: "input" });
   return Object.entries(properties).map(([name, schema]) => ({
     name,
     in: "query",
@@ -222,7 +245,7 @@ function buildDocument() {
             "Your non-deleted documents of the last 24 hours, newest first",
           tags: ["documents"],
           security: BEARER,
-          parameters: listParameters(),
+          parameters: queryParameters(listQuerySchema),
           responses: responses(
             {
               200: jsonResponse(

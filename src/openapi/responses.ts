@@ -111,6 +111,24 @@ export const pdfResponse = (
   },
 });
 
+export const qrImageResponse = (description: string) => ({
+  description,
+  headers: {
+    "Content-Disposition": header(
+      '`inline; filename="documento-control-{uuid}-qr.svg"` (or `.png`)',
+      "string",
+    ),
+  },
+  content: {
+    "image/svg+xml": {
+      schema: { type: "string", contentMediaType: "image/svg+xml" },
+    },
+    "image/png": {
+      schema: { type: "string", contentMediaType: "image/png" },
+    },
+  },
+});
+
 /** The success answers of an operation plus its error statuses. */
 export const responses = (
   success: Record<string, object>,

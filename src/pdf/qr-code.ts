@@ -1,58 +1,7 @@
 import type { PDFPage } from "@cantoo/pdf-lib";
-import { correction, generate, mode } from "lean-qr";
+import { qrSymbol } from "../qr/symbol";
 import { appendContent, fillColor, pdfNumber } from "./content";
 import { COLORS } from "./styles";
-
-/** The blank border a reader needs around the symbol, in modules (ISO/IEC 18004). */
-const QUIET_ZONE = 4;
-
-/**
- * Digits and upper-case runs in their dense modes, the rest as UTF-8 bytes.
- * lean-qr's default would also try ISO 8859-1 and Shift JIS, which readers
- * such as zbar take for other text.
- */
-const SEGMENT_MODES = [mode.numeric, mode.alphaNumeric, mode.utf8];
-
-/** A horizontal run of dark modules, in module units with the quiet zone (y grows downwards). */
-interface ModuleRun {
-  x: number;
-  y: number;
-  length: number;
-}
-
-/**
- * The symbol of `url` as runs of dark modules, and its side in modules,
- * quiet zone included. lean-qr picks the smallest version that holds the URL
- * at error correction M, then raises the correction level as far as that
- * version allows. It was chosen over qrcode-generator, whose mask scoring
- * took 2.4 ms of a 6.4 ms document against 0.4 ms here (`npm run bench`).
- */
-function moduleRuns(url: string): {
-  runs: ModuleRun[];
-  modules: number;
-} {
-  const qr = generate(mode.auto(url, { modes: SEGMENT_MODES }), {
-    minCorrectionLevel: correction.M,
-  });
-  const runs: ModuleRun[] = [];
-  for (let row = 0; row < qr.size; row++) {
-    let column = 0;
-    while (column < qr.size) {
-      if (!qr.get(column, row)) {
-        column++;
-        continue;
-      }
-      const start = column;
-      while (column < qr.size && qr.get(column, row)) column++;
-      runs.push({
-        x: start + QUIET_ZONE,
-        y: row + QUIET_ZONE,
-        length: column - start,
-      });
-    }
-  }
-  return { runs, modules: qr.size + 2 * QUIET_ZONE };
-}
 
 /**
  * Draws the QR code of `url` as vectors (error correction M), quiet zone
@@ -70,7 +19,7 @@ export function drawQrCode(
   url: string,
   square: { x: number; top: number; size: number },
 ): void {
-  const { runs, modules } = moduleRuns(url);
+  const { runs, modules } = qrSymbol(url);
   const { x, top, size } = square;
   const scale = size / modules;
   const content = [

@@ -44,10 +44,10 @@ describe("/docs", () => {
     await page.locator(".opblock").first().waitFor();
     const operations = await page.locator(".opblock").count();
     await screenshot(page, "docs");
-    expect(operations).toBe(15);
-    expect(
-      await page.locator(".opblock-summary-path").allTextContents(),
-    ).toContain("/api/v1/documents/ref/{reference}/pdf");
+    expect(operations).toBe(17);
+    const paths = await page.locator(".opblock-summary-path").allTextContents();
+    expect(paths).toContain("/api/v1/documents/ref/{reference}/pdf");
+    expect(paths).toContain("/api/v1/documents/ref/{reference}/qr");
     expect(problems).toEqual([]);
   });
 });

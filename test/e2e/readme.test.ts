@@ -46,6 +46,8 @@ describe("README", () => {
       "-X POST http://localhost:8787/api/v1/documents",
       "/api/v1/documents/$UUID/pdf",
       '"$QR_URL"',
+      "/api/v1/documents/$UUID/qr",
+      "/qr?format=png",
       "-X PUT",
       "-X DELETE",
       "/api/v1/demo/tokens",
@@ -79,6 +81,9 @@ describe("README", () => {
       const bytes = await readFile(join(workDir, pdf));
       expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     }
+    const png = await readFile(join(workDir, "qr.png"));
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    expect(await readFile(join(workDir, "qr.svg"), "utf8")).toMatch(/^<svg /);
     const correction = JSON.parse(
       await readFile(join(workDir, "correction-result.json"), "utf8"),
     );

@@ -21,22 +21,42 @@ const lookup = dereference(contract as unknown as Schema);
 
 const segments = (path: string) => path.split("/").slice(1);
 
+const isParameter = (part: string) => part.startsWith("{");
+
+/**
+ * Which of two templates names a path, as the router decides: more literal
+ * segments, then the earlier literal (`/ref/{reference}` over `/{uuid}/pdf`).
+ */
+function moreSpecific(a: string, b: string): number {
+  const literals = (template: string) =>
+    segments(template).filter((part) => !isParameter(part)).length;
+  const [partsA, partsB] = [segments(a), segments(b)];
+  const firstDifference = partsA.findIndex(
+    (part, index) => isParameter(part) !== isParameter(partsB[index] ?? ""),
+  );
+  return (
+    literals(b) - literals(a) ||
+    (firstDifference === -1
+      ? 0
+      : Number(isParameter(partsA[firstDifference] ?? "")) -
+        Number(isParameter(partsB[firstDifference] ?? "")))
+  );
+}
+
 /** The document's path for a request path: literal segments win over `{parameters}`. */
 function pathTemplateOf(path: string): string | undefined {
   const actual = segments(path);
-  const literals = (template: string) =>
-    segments(template).filter((part) => !part.startsWith("{")).length;
   return Object.keys(contract.paths)
     .filter((template) => {
       const expected = segments(template);
       return (
         expected.length === actual.length &&
         expected.every((part, index) =>
-          part.startsWith("{") ? actual[index] !== "" : part === actual[index],
+          isParameter(part) ? actual[index] !== "" : part === actual[index],
         )
       );
     })
-    .sort((a, b) => literals(b) - literals(a))[0];
+    .sort(moreSpecific)[0];
 }
 
 const mediaType = (response: Response) =>

@@ -31,6 +31,9 @@ export function documentsApi(request: Call, key: string) {
     status: (address: string) =>
       request(`${path(address)}/status`, bearer(key)),
     pdf: (address: string) => request(`${path(address)}/pdf`, bearer(key)),
+    /** The QR image; `query` as written after the path (`?format=png`). */
+    qr: (address: string, query = "", method = "GET") =>
+      request(`${path(address)}/qr${query}`, { method, ...bearer(key) }),
     rectify: (address: string, body: unknown) =>
       request(path(address), jsonRequest("PUT", key, body)),
     remove: (address: string, body: unknown = deletion()) =>

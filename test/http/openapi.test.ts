@@ -23,11 +23,13 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
   },
   "/api/v1/documents/{uuid}/status": { get: [200, ...READ] },
   "/api/v1/documents/{uuid}/pdf": { get: [200, ...READ] },
+  // Issue 17: the QR image, whose `format` is validated (422).
+  "/api/v1/documents/{uuid}/qr": { get: [200, ...READ, 422] },
   "/api/v1/demo/tokens": { post: [201, 400, 413, 415, 422, 429, 500, 503] },
   "/d/{uuid}": { get: [200, 404, 429, 500] },
   "/demo/d/{uuid}": { get: [200, 404, 429, 500, 503] },
 };
-for (const suffix of ["", "/status", "/pdf"]) {
+for (const suffix of ["", "/status", "/pdf", "/qr"]) {
   const byUuid = CONTRACT[`/api/v1/documents/{uuid}${suffix}`];
   if (byUuid) CONTRACT[`/api/v1/documents/ref/{reference}${suffix}`] = byUuid;
 }

@@ -4,6 +4,7 @@ import { notFound } from "../../errors";
 import type { Credential } from "../authenticate";
 import { isWithinReadWindow } from "../windows";
 import { type DocumentAddress, findOwnDocument } from "./addressing";
+import { qrUrl } from "./links";
 import { type DocumentResult, documentResult } from "./result";
 import type { DocumentServices } from "./services";
 
@@ -47,6 +48,20 @@ export async function getDocumentStatus(
 ): Promise<{ status: "active" | "deleted" }> {
   const row = await readableDocument(services, credential, address, true);
   return { status: row.deletedAt === null ? "active" : "deleted" };
+}
+
+/**
+ * The document's QR link (`url`, secret `k` included), to show as an image,
+ * under the same rules as the PDF download. Showing the code records
+ * nothing: it is neither a download nor an access to the link.
+ */
+export async function getDocumentQrLink(
+  services: DocumentServices,
+  credential: Credential,
+  address: DocumentAddress,
+): Promise<{ uuid: string; url: string }> {
+  const row = await readableDocument(services, credential, address);
+  return { uuid: row.uuid, url: await qrUrl(services, row) };
 }
 
 /** Exactly the stored PDF bytes, for the owning credential within 24 hours. */

@@ -6,6 +6,7 @@ import { listDocuments } from "../../domain/documents/list";
 import {
   downloadDocumentPdf,
   getDocument,
+  getDocumentQrLink,
   getDocumentStatus,
 } from "../../domain/documents/read-document";
 import { rectifyDocument } from "../../domain/documents/rectify-document";
@@ -14,9 +15,11 @@ import { notFound } from "../../errors";
 import { deleteRequestSchema } from "../../schemas/delete-request";
 import { documentRequestSchema } from "../../schemas/document-request";
 import { listQuerySchema } from "../../schemas/list-query";
+import { qrImageQuerySchema } from "../../schemas/qr-image-query";
 import { isReference } from "../../schemas/reference";
 import { requireCredential } from "../middleware/authenticate";
 import { isUuid, pdfResponse } from "../pdf-response";
+import { qrImage } from "../qr-image";
 import { validate, validateJsonBody } from "../validate";
 
 /**
@@ -60,8 +63,9 @@ export const documentRoutes = new Hono<AppEnv>()
     },
   );
 
-// Every document operation answers at both addresses.
-for (const path of ["/:uuid", "/ref/:reference"]) {
+// Every document operation answers at both addresses. References first: a
+// uuid is never "ref", while a reference may be "pdf", "status" or "qr".
+for (const path of ["/ref/:reference", "/:uuid"]) {
   documentRoutes
     .get(path, requireCredential, async (c) =>
       c.json(
@@ -116,5 +120,19 @@ for (const path of ["/:uuid", "/ref/:reference"]) {
         addressOf(c.req.param()),
       );
       return pdfResponse(pdf, "attachment");
-    });
+    })
+    .get(
+      `${path}/qr`,
+      requireCredential,
+      validate("query", qrImageQuerySchema),
+      async (c) => {
+        const link = await getDocumentQrLink(
+          c.var.services,
+          c.var.credential,
+          addressOf(c.req.param()),
+        );
+        const image = await qrImage(link, c.req.valid("query").format);
+        return c.body(image.bytes, 200, image.headers);
+      },
+    );
 }

@@ -79,6 +79,18 @@ describe("GET /api/v1/documents/{uuid} and /ref/{reference}", () => {
     ).json()) as { uuid: string };
     expect(byReference.uuid).toBe(document.uuid);
   });
+
+  it("reads a reference spelled like an operation of a document", async () => {
+    const { api } = await setup();
+    for (const reference of ["pdf", "status", "qr"]) {
+      const issued = await api.issue({ ...fullRequest(), reference });
+      const response = await api.get(`ref/${reference}`);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { uuid: string }).uuid).toBe(
+        issued.uuid,
+      );
+    }
+  });
 });
 
 describe("GET .../status", () => {
