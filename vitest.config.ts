@@ -18,6 +18,9 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
+                // wrangler also reads vars from process.env when there is no
+                // .dev.vars (a fresh clone), and vitest puts BASE_URL="/" there.
+                BASE_URL: "",
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
