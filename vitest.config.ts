@@ -33,6 +33,10 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/e2e/**", "test/pdf/**"],
           setupFiles: ["./test/setup/apply-migrations.ts"],
+          // Limits for a hang, not for pace: a test that issues and renders
+          // PDFs may be slow on a small, loaded machine, never flaky.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
