@@ -10,21 +10,21 @@ import {
 } from "./examples";
 import {
   type ErrorStatus,
+  headOf,
   jsonResponse,
   pdfResponse,
   responses,
 } from "./responses";
 
-// Error statuses per operation: spec section 7. Every operation a demo token
-// can call also answers 503 DEMO_UNAVAILABLE when the demo is switched off,
-// so delete, list, status and the authenticated PDF list 503 too.
+// Error statuses per operation: spec section 7, plus the 503 that any
+// operation answers when a dependency is unreachable (decisions.md), or the
+// demo is switched off.
 const WRITE: ErrorStatus[] = [
   400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503,
 ];
 const LIST: ErrorStatus[] = [401, 403, 422, 429, 500, 503];
 const READ: ErrorStatus[] = [401, 403, 404, 429, 500, 503];
-const QR: ErrorStatus[] = [404, 429, 500];
-const DEMO_QR: ErrorStatus[] = [404, 429, 500, 503];
+const QR: ErrorStatus[] = [404, 429, 500, 503];
 const DEMO_TOKEN: ErrorStatus[] = [400, 413, 415, 422, 429, 500, 503];
 
 const BEARER = [{ bearer: [] }];
@@ -108,6 +108,7 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
             ),
           },
           WRITE,
+          { issuing: true },
         ),
       },
       delete: {
@@ -142,7 +143,7 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
         ),
       },
     },
-    [`${address.path}/pdf`]: {
+    [`${address.path}/pdf`]: withHead({
       parameters,
       get: {
         operationId: id("downloadDocumentPdf"),
@@ -154,37 +155,39 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
           READ,
         ),
       },
-    },
+    }),
   };
 }
 
-const qrPath = (
-  operationId: string,
-  summary: string,
-  errors: ErrorStatus[],
-) => ({
-  get: {
-    operationId,
-    summary,
-    description:
-      "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.",
-    tags: ["qr"],
-    security: QR_SECRET,
-    parameters: [
-      {
-        name: "uuid",
-        in: "path",
-        required: true,
-        schema: { type: "string", format: "uuid" },
-      },
-      { name: "k", in: "query", required: true, schema: { type: "string" } },
-    ],
-    responses: responses(
-      { 200: pdfResponse("The PDF, inline.", "inline") },
-      errors,
-    ),
-  },
-});
+/** A PDF's path item with HEAD beside its GET. */
+const withHead = <Item extends { get: Parameters<typeof headOf>[0] }>(
+  item: Item,
+) => ({ ...item, head: headOf(item.get) });
+
+const qrPath = (operationId: string, summary: string) =>
+  withHead({
+    get: {
+      operationId,
+      summary,
+      description:
+        "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.",
+      tags: ["qr"],
+      security: QR_SECRET,
+      parameters: [
+        {
+          name: "uuid",
+          in: "path",
+          required: true,
+          schema: { type: "string", format: "uuid" },
+        },
+        { name: "k", in: "query", required: true, schema: { type: "string" } },
+      ],
+      responses: responses(
+        { 200: pdfResponse("The PDF, inline.", "inline") },
+        QR,
+      ),
+    },
+  });
 
 /** The list's query parameters, from the schema the route validates with. */
 function listParameters() {
@@ -250,6 +253,7 @@ function buildDocument() {
               ),
             },
             WRITE,
+            { issuing: true },
           ),
         },
       },
@@ -282,11 +286,10 @@ function buildDocument() {
           ),
         },
       },
-      "/d/{uuid}": qrPath("downloadDocumentByQr", "The PDF of a QR link", QR),
+      "/d/{uuid}": qrPath("downloadDocumentByQr", "The PDF of a QR link"),
       "/demo/d/{uuid}": qrPath(
         "downloadDemoDocumentByQr",
         "The PDF of a demo QR link (until the demo session expires)",
-        DEMO_QR,
       ),
     },
     components: {

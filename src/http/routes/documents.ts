@@ -16,7 +16,7 @@ import { documentRequestSchema } from "../../schemas/document-request";
 import { listQuerySchema } from "../../schemas/list-query";
 import { isReference } from "../../schemas/reference";
 import { requireCredential } from "../middleware/authenticate";
-import { isUuid, pdfResponse } from "../pdf-response";
+import { isHead, isUuid, pdfResponse } from "../pdf-response";
 import { validate, validateJsonBody } from "../validate";
 
 /**
@@ -114,6 +114,7 @@ for (const path of ["/:uuid", "/ref/:reference"]) {
         c.var.services,
         c.var.credential,
         addressOf(c.req.param()),
+        !isHead(c.req.raw),
       );
       return pdfResponse(pdf, "attachment");
     });
