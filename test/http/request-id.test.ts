@@ -6,11 +6,11 @@ import { deletion, documentsApi, qrPath } from "../helpers/documents-api";
 import { rateLimiterDown } from "../helpers/faults";
 import {
   bearer,
-  type Call,
   call,
   callWith,
   callWithClock,
   fixedClock,
+  fromIp,
 } from "../helpers/worker";
 
 // decisions.md: every response carries X-Request-Id, whatever route and
@@ -20,18 +20,6 @@ const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;
 const IP = "192.0.2.12";
 const DAY = 24 * 3_600_000;
 const NEVER = "/api/v1/documents/00000000-0000-4000-8000-000000000000";
-
-/** The Worker, as a caller from `IP`. */
-const fromIp =
-  (request: Call): Call =>
-  (path, init) =>
-    request(path, {
-      ...init,
-      headers: {
-        ...(init?.headers as Record<string, string>),
-        "CF-Connecting-IP": IP,
-      },
-    });
 
 const json = (method: string, body: string, key?: string): RequestInit => ({
   method,
@@ -44,7 +32,7 @@ const json = (method: string, body: string, key?: string): RequestInit => ({
 
 describe("X-Request-Id", () => {
   it("is on every response of every route and status", async () => {
-    const worker = fromIp(call);
+    const worker = fromIp(call, IP);
     const { key } = await createCredential();
     const api = documentsApi(worker, key);
     const document = await api.issue(fullRequest());
@@ -64,9 +52,11 @@ describe("X-Request-Id", () => {
       worker(path, { ...init, method: "HEAD" });
     const outage = fromIp(
       callWithClock(fixedClock(Date.now()), rateLimiterDown()),
+      IP,
     );
     const demoOff = fromIp(
       callWithClock(fixedClock(Date.now()), { ...env, DEMO_ENABLED: "false" }),
+      IP,
     );
     const rendererDown = callWith({
       clock: fixedClock(Date.now()),

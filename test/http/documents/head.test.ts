@@ -5,9 +5,9 @@ import { createCredential } from "../../helpers/credentials";
 import { comparable, documentsApi, qrPath } from "../../helpers/documents-api";
 import {
   bearer,
-  type Call,
   callWithClock,
   fixedClock,
+  fromIp,
 } from "../../helpers/worker";
 
 // HEAD on a PDF answers the headers a GET would and records nothing
@@ -28,15 +28,7 @@ async function auditOf(uuid: string): Promise<unknown[]> {
 
 /** A document issued by a fresh credential of `environment`. */
 async function issued(environment: "test" | "demo") {
-  const app = callWithClock(fixedClock(NOW));
-  const request: Call = (path, init) =>
-    app(path, {
-      ...init,
-      headers: {
-        ...(init?.headers as Record<string, string>),
-        "CF-Connecting-IP": IP,
-      },
-    });
+  const request = fromIp(callWithClock(fixedClock(NOW)), IP);
   const { key } = await createCredential(
     environment === "demo"
       ? { environment, expiresAt: NOW + DAY, requesterIp: IP }
