@@ -18,6 +18,9 @@ export default defineConfig({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
+                // wrangler also reads vars from process.env when there is no
+                // .dev.vars (a fresh clone), and vitest puts BASE_URL="/" there.
+                BASE_URL: "",
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
@@ -30,6 +33,10 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/e2e/**", "test/pdf/**"],
           setupFiles: ["./test/setup/apply-migrations.ts"],
+          // Limits for a hang, not for pace: a test that issues and renders
+          // PDFs may be slow on a small, loaded machine, never flaky.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -122,9 +122,21 @@ export const internalError = (requestId: string): ApiError =>
     `An unexpected error occurred. Quote request id ${requestId} when contacting support.`,
   );
 
-/** Storage that the request needs could not be reached; a retry may succeed. */
+// Seconds a client waits before retrying after an outage: long enough for a
+// Durable Object or R2 to come back, short enough for a haulier waiting on
+// a document.
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/** A dependency the request needs could not be reached; a retry may succeed. */
 export const serviceUnavailable = (
   message: string,
   cause?: unknown,
 ): ApiError =>
-  ApiError.of("SERVICE_UNAVAILABLE", `${message} Retry shortly.`, { cause });
+  ApiError.of(
+    "SERVICE_UNAVAILABLE",
+    `${message} Retry in ${OUTAGE_RETRY_AFTER_SECONDS} seconds.`,
+    {
+      cause,
+      headers: { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) },
+    },
+  );

@@ -4,6 +4,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isUuid = (value: string): boolean => UUID.test(value);
 
 /**
+ * A `HEAD` on a PDF (Hono serves it with the `GET` route) shows what a `GET`
+ * would answer but records nothing: not a download, not a QR access.
+ */
+export const isHead = (request: Request): boolean => request.method === "HEAD";
+
+/**
  * A stored PDF exactly as issued: `inline` opens it in the browser (QR
  * links), `attachment` saves it (authenticated downloads).
  */

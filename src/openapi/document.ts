@@ -11,23 +11,23 @@ import {
 } from "./examples";
 import {
   type ErrorStatus,
+  headOf,
   jsonResponse,
   pdfResponse,
   qrImageResponse,
   responses,
 } from "./responses";
 
-// Error statuses per operation: spec section 7. Every operation a demo token
-// can call also answers 503 DEMO_UNAVAILABLE when the demo is switched off,
-// so delete, list, status and the authenticated PDF list 503 too.
+// Error statuses per operation: spec section 7, plus the 503 that any
+// operation answers when a dependency is unreachable (decisions.md), or the
+// demo is switched off.
 const WRITE: ErrorStatus[] = [
   400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503,
 ];
 const LIST: ErrorStatus[] = [401, 403, 422, 429, 500, 503];
 const READ: ErrorStatus[] = [401, 403, 404, 429, 500, 503];
 const QR_IMAGE: ErrorStatus[] = [...READ, 422];
-const QR: ErrorStatus[] = [404, 429, 500];
-const DEMO_QR: ErrorStatus[] = [404, 429, 500, 503];
+const QR: ErrorStatus[] = [404, 429, 500, 503];
 const DEMO_TOKEN: ErrorStatus[] = [400, 413, 415, 422, 429, 500, 503];
 
 const BEARER = [{ bearer: [] }];
@@ -111,6 +111,7 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
             ),
           },
           WRITE,
+          { issuing: true },
         ),
       },
       delete: {
@@ -145,7 +146,7 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
         ),
       },
     },
-    [`${address.path}/pdf`]: {
+    [`${address.path}/pdf`]: withHead({
       parameters,
       get: {
         operationId: id("downloadDocumentPdf"),
@@ -157,8 +158,8 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
           READ,
         ),
       },
-    },
-    [`${address.path}/qr`]: {
+    }),
+    [`${address.path}/qr`]: withHead({
       parameters,
       get: {
         operationId: id("getDocumentQrCode"),
@@ -177,37 +178,39 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
           QR_IMAGE,
         ),
       },
-    },
+    }),
   };
 }
 
-const qrPath = (
-  operationId: string,
-  summary: string,
-  errors: ErrorStatus[],
-) => ({
-  get: {
-    operationId,
-    summary,
-    description:
-      "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.",
-    tags: ["qr"],
-    security: QR_SECRET,
-    parameters: [
-      {
-        name: "uuid",
-        in: "path",
-        required: true,
-        schema: { type: "string", format: "uuid" },
-      },
-      { name: "k", in: "query", required: true, schema: { type: "string" } },
-    ],
-    responses: responses(
-      { 200: pdfResponse("The PDF, inline.", "inline") },
-      errors,
-    ),
-  },
-});
+/** A path item with HEAD beside its GET (a PDF or an image). */
+const withHead = <Item extends { get: Parameters<typeof headOf>[0] }>(
+  item: Item,
+) => ({ ...item, head: headOf(item.get) });
+
+const qrPath = (operationId: string, summary: string) =>
+  withHead({
+    get: {
+      operationId,
+      summary,
+      description:
+        "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.",
+      tags: ["qr"],
+      security: QR_SECRET,
+      parameters: [
+        {
+          name: "uuid",
+          in: "path",
+          required: true,
+          schema: { type: "string", format: "uuid" },
+        },
+        { name: "k", in: "query", required: true, schema: { type: "string" } },
+      ],
+      responses: responses(
+        { 200: pdfResponse("The PDF, inline.", "inline") },
+        QR,
+      ),
+    },
+  });
 
 /** A route's query parameters, from the schema it validates them with. */
 function queryParameters(schema: z.ZodType) {
@@ -273,6 +276,7 @@ function buildDocument() {
               ),
             },
             WRITE,
+            { issuing: true },
           ),
         },
       },
@@ -305,11 +309,10 @@ function buildDocument() {
           ),
         },
       },
-      "/d/{uuid}": qrPath("downloadDocumentByQr", "The PDF of a QR link", QR),
+      "/d/{uuid}": qrPath("downloadDocumentByQr", "The PDF of a QR link"),
       "/demo/d/{uuid}": qrPath(
         "downloadDemoDocumentByQr",
         "The PDF of a demo QR link (until the demo session expires)",
-        DEMO_QR,
       ),
     },
     components: {

@@ -1,3 +1,4 @@
+import { documentTooLarge } from "../domain/documents/pdf-size";
 import { type SchemaName, schemaRef } from "./components";
 import { exampleError } from "./examples";
 
@@ -38,7 +39,7 @@ const ERRORS = {
     "INTERNAL_ERROR",
   ],
   503: [
-    "Storage unreachable, or the demo switched off (demo tokens and links).",
+    "A dependency unreachable (database, document store, lock or rate limiter; with `Retry-After`), or the demo switched off (`DEMO_UNAVAILABLE`, for demo tokens and links). Any operation may answer it.",
     "SERVICE_UNAVAILABLE",
   ],
 } as const;
@@ -64,21 +65,59 @@ const ERROR_HEADERS: Partial<Record<ErrorStatus, object>> = {
       "integer",
     ),
   },
+  503: {
+    "Retry-After": header(
+      "Seconds to wait when a dependency is unreachable; absent when the demo is switched off.",
+      "integer",
+    ),
+  },
 };
 
-function errorResponse(status: ErrorStatus) {
+/** The 422 of issuing (create, correct), which may also refuse the PDF's size. */
+const ISSUING_422 = {
+  description:
+    "Validation failed: every error at once, each with its field's dotted path; or `DOCUMENT_TOO_LARGE` (field null) when the rendered PDF would exceed 5,000,000 bytes.",
+  examples: {
+    validation: {
+      summary: "A field breaks a rule",
+      value: exampleError(
+        "shipper.tax_id",
+        "INVALID_TAX_ID",
+        "Not a valid tax id for tax_country (for ES: a DNI, NIE or NIF with its control character).",
+      ),
+    },
+    documentTooLarge: {
+      summary: "The PDF would be too large",
+      value: documentTooLarge().body,
+    },
+  },
+};
+
+/** An OpenAPI response object, as far as this document uses it. */
+interface ResponseObject {
+  description: string;
+  headers?: object;
+  content?: object;
+}
+
+function errorResponse(status: ErrorStatus, issuing: boolean): ResponseObject {
   const [description, code] = ERRORS[status];
+  const issuingValidation = status === 422 && issuing;
   return {
-    description,
+    description: issuingValidation ? ISSUING_422.description : description,
     ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
     content: {
       "application/json": {
         schema: schemaRef("ErrorBody"),
-        example: exampleError(
-          FIELD_OF_EXAMPLE[status] ?? null,
-          code,
-          description,
-        ),
+        ...(issuingValidation
+          ? { examples: ISSUING_422.examples }
+          : {
+              example: exampleError(
+                FIELD_OF_EXAMPLE[status] ?? null,
+                code,
+                description,
+              ),
+            }),
       },
     },
   };
@@ -129,13 +168,45 @@ export const qrImageResponse = (description: string) => ({
   },
 });
 
-/** The success answers of an operation plus its error statuses. */
+/**
+ * The success answers of an operation plus its error statuses; `issuing`
+ * operations (create, correct) also describe DOCUMENT_TOO_LARGE.
+ */
 export const responses = (
-  success: Record<string, object>,
+  success: Record<string, ResponseObject>,
   errors: ErrorStatus[],
+  { issuing = false } = {},
 ) => ({
   ...success,
   ...Object.fromEntries(
-    errors.map((status) => [String(status), errorResponse(status)]),
+    errors.map((status) => [String(status), errorResponse(status, issuing)]),
   ),
 });
+
+/**
+ * The HEAD of a GET operation: the same statuses and headers, never a body,
+ * and nothing recorded (decisions.md).
+ */
+export function headOf<
+  Operation extends {
+    operationId: string;
+    summary: string;
+    responses: Record<string, ResponseObject>;
+  },
+>(get: Operation) {
+  return {
+    ...get,
+    operationId: `${get.operationId}Head`,
+    summary: `${get.summary}: its headers only`,
+    description:
+      "The headers that a GET would answer, without the body. Records nothing: not a download, not a QR access.",
+    responses: Object.fromEntries(
+      Object.entries(get.responses).map(
+        ([status, { description, headers }]) => [
+          status,
+          { description, ...(headers ? { headers } : {}) },
+        ],
+      ),
+    ),
+  };
+}

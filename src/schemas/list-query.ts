@@ -1,8 +1,27 @@
 import * as z from "zod";
 import { calendarDate } from "./calendar-date";
+import { contractIssue } from "./issues";
 
 // Query values arrive as text: `1` is an integer, `1.0`, `01` and `+1` are not.
 const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
+
+/**
+ * A query parameter given at most once: a repeated one (`?page=1&page=2`)
+ * arrives as a list, which `schema` would only call the wrong type.
+ */
+const singleValued = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value, ctx) => {
+    if (Array.isArray(value)) {
+      ctx.issues.push(
+        contractIssue(
+          "INVALID_TYPE",
+          "The parameter is given more than once.",
+          value,
+        ),
+      );
+    }
+    return value;
+  }, schema);
 
 const integerParameter = (
   fallback: number,
@@ -31,10 +50,14 @@ const integerParameter = (
 /** Query of the list route; unknown parameters are ignored. */
 export const listQuerySchema = z
   .object({
-    page: integerParameter(1, 1, Number.MAX_SAFE_INTEGER, "Must be 1 or more."),
-    limit: integerParameter(25, 1, 100, "Must be between 1 and 100."),
-    from: calendarDate.optional(),
-    to: calendarDate.optional(),
+    page: singleValued(
+      integerParameter(1, 1, Number.MAX_SAFE_INTEGER, "Must be 1 or more."),
+    ),
+    limit: singleValued(
+      integerParameter(25, 1, 100, "Must be between 1 and 100."),
+    ),
+    from: singleValued(calendarDate.optional()),
+    to: singleValued(calendarDate.optional()),
   })
   .check(
     z.refine((query) => !query.from || !query.to || query.to >= query.from, {

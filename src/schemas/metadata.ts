@@ -4,25 +4,45 @@ import { contractIssue } from "./issues";
 const MAX_BYTES = 16 * 1024;
 const MAX_DEPTH = 8;
 
-/** Nesting depth, counting the metadata object itself as level 1. */
-function depthOf(value: unknown): number {
-  if (typeof value !== "object" || value === null) return 0;
-  let deepest = 0;
-  for (const child of Object.values(value)) {
-    deepest = Math.max(deepest, depthOf(child));
-    if (deepest >= MAX_DEPTH) break;
+type JsonObject = Record<string, unknown>;
+
+const isContainer = (value: unknown): value is object =>
+  typeof value === "object" && value !== null;
+
+const isJsonObject = (value: unknown): value is JsonObject =>
+  isContainer(value) && !Array.isArray(value);
+
+/**
+ * Whether `value` nests objects or arrays more than `maxDepth` levels deep,
+ * counting `value` itself as level 1. One level at a time, without recursion,
+ * and never looking below `maxDepth + 1`: a body nested a hundred thousand
+ * levels deep costs no stack.
+ */
+function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  let level = isContainer(value) ? [value] : [];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > maxDepth) return true;
+    level = level.flatMap((container) =>
+      Object.values(container).filter(isContainer),
+    );
   }
-  return 1 + deepest;
+  return false;
 }
 
 /**
  * The caller's own data (spec 2.9): kept and returned unchanged, never
- * printed; at most 16 KiB as compact UTF-8 JSON and 8 levels deep.
+ * printed; at most 16 KiB as compact UTF-8 JSON and 8 levels deep. The
+ * object is the one parsed from the body, every own key kept whatever its
+ * name: zod's record would rebuild it and drop a `__proto__` key.
  */
 export const metadataSchema = z
-  .record(z.string(), z.unknown())
+  .unknown()
   .check((ctx) => {
-    if (depthOf(ctx.value) > MAX_DEPTH) {
+    if (!isJsonObject(ctx.value)) {
+      ctx.issues.push(
+        contractIssue("INVALID_TYPE", "Expected an object.", ctx.value),
+      );
+    } else if (nestsDeeperThan(ctx.value, MAX_DEPTH)) {
       ctx.issues.push(
         contractIssue(
           "METADATA_TOO_DEEP",
@@ -42,7 +62,9 @@ export const metadataSchema = z
       );
     }
   })
+  .transform((value) => value as JsonObject)
   .meta({
+    type: "object",
     description:
       "Your own data, returned unchanged and never printed: at most 16 KiB as compact UTF-8 JSON and 8 levels deep.",
   });

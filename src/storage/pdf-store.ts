@@ -6,10 +6,17 @@ import { openPdf, sealPdf } from "./pdf-envelope";
 export interface PdfStore {
   /** Throws 503 SERVICE_UNAVAILABLE when R2 refuses or cannot be reached. */
   put(objectKey: string, pdf: Uint8Array): Promise<void>;
-  /** Exactly the bytes that were put, or null when there is no such object; throws when the object was tampered with. */
+  /**
+   * Exactly the bytes that were put, or null when there is no such object.
+   * Throws 503 SERVICE_UNAVAILABLE when R2 cannot be reached, and throws
+   * when the object was tampered with.
+   */
   get(objectKey: string): Promise<Uint8Array | null>;
   delete(objectKey: string): Promise<void>;
 }
+
+const unreachable = (cause: unknown) =>
+  serviceUnavailable("The document store could not be reached.", cause);
 
 export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
   return {
@@ -18,16 +25,18 @@ export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
       try {
         await bucket.put(objectKey, sealed);
       } catch (error) {
-        throw serviceUnavailable(
-          "The document store could not be reached.",
-          error,
-        );
+        throw unreachable(error);
       }
     },
     async get(objectKey) {
-      const object = await bucket.get(objectKey);
-      if (!object) return null;
-      const stored = new Uint8Array(await object.arrayBuffer());
+      let stored: Uint8Array;
+      try {
+        const object = await bucket.get(objectKey);
+        if (!object) return null;
+        stored = new Uint8Array(await object.arrayBuffer());
+      } catch (error) {
+        throw unreachable(error);
+      }
       return openPdf(keyring, objectKey, stored);
     },
     async delete(objectKey) {

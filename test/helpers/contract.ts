@@ -65,7 +65,7 @@ const mediaType = (response: Response) =>
 /**
  * Why `response` breaks the contract for `method` and `url`, or null when
  * it keeps it. Requests the document does not describe (unknown paths, a
- * wrong method, HEAD) have nothing to keep.
+ * wrong method, HEAD but on a PDF) have nothing to keep.
  */
 export async function contractViolation(
   method: string,

@@ -50,3 +50,17 @@ export const locksDown = (): Env => ({
     release: () => Promise.resolve(),
   })),
 });
+
+/** The bindings with every rate limiter object unreachable. */
+export const rateLimiterDown = (): Env => ({
+  ...env,
+  RATE_LIMITER: replacing(env.RATE_LIMITER, "get", () => ({
+    consume: () => Promise.reject(new Error("Durable Object unreachable")),
+  })),
+});
+
+/** The bindings with R2 refusing every read. */
+export const r2GetDown = (): Env => ({
+  ...env,
+  PDFS: failing(env.PDFS, "get"),
+});

@@ -58,6 +58,18 @@ export function callWith(options: {
 export const callWithClock = (clock: Clock, bindings: Env = env): Call =>
   callWith({ clock, bindings });
 
+/** `request` as a caller from `ip`, the address Cloudflare's edge reports. */
+export const fromIp =
+  (request: Call, ip: string): Call =>
+  (path, init) =>
+    request(path, {
+      ...init,
+      headers: {
+        ...(init?.headers as Record<string, string>),
+        "CF-Connecting-IP": ip,
+      },
+    });
+
 export const bearer = (key: string, headers: Record<string, string> = {}) => ({
   headers: { Authorization: `Bearer ${key}`, ...headers },
 });
@@ -77,3 +89,10 @@ export const jsonRequest = (
   },
   body: JSON.stringify(body),
 });
+
+/**
+ * Time for a test that makes hundreds of requests or issues dozens of
+ * documents: such a test took about 20 s on a loaded 2-core machine, and
+ * twice the project's 60 s leaves room for a slower one.
+ */
+export const HEAVY_TEST_MS = 120_000;

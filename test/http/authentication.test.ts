@@ -143,7 +143,8 @@ describe("IP allow-lists", () => {
   it("binds a demo token to the IP that requested it", async () => {
     const { key } = await createCredential({
       environment: "demo",
-      expiresAt: Date.now() + 60_000,
+      // Valid for an hour: the request below never outlives it, however slow.
+      expiresAt: Date.now() + 3_600_000,
       requesterIp: "198.51.100.4",
     });
     await expectIpNotAllowed(

@@ -8,12 +8,7 @@ import { createScheduledHandler } from "../../src/scheduled";
 import { fullRequest, minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi, qrPath, sha256Of } from "../helpers/documents-api";
-import {
-  type Call,
-  callWithClock,
-  fixedClock,
-  ORIGIN,
-} from "../helpers/worker";
+import { callWithClock, fixedClock, fromIp, ORIGIN } from "../helpers/worker";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -27,12 +22,12 @@ const newIp = () => `198.51.100.${++ipCounter}`;
 function demo(clock = fixedClock(START), bindings: Env = env) {
   const request = callWithClock(clock, bindings);
   const ip = newIp();
-  const requestToken = (body: unknown = {}, fromIp = ip) =>
+  const requestToken = (body: unknown = {}, address = ip) =>
     request("/api/v1/demo/tokens", {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
-        "CF-Connecting-IP": fromIp,
+        "CF-Connecting-IP": address,
       },
       body: JSON.stringify(body),
     });
@@ -42,17 +37,8 @@ function demo(clock = fixedClock(START), bindings: Env = env) {
       throw new Error(`token: ${response.status} ${await response.text()}`);
     return ((await response.json()) as { token: string }).token;
   }
-  const fromIp =
-    (fromAddress: string): Call =>
-    (path, init) =>
-      request(path, {
-        ...init,
-        headers: {
-          ...(init?.headers as Record<string, string>),
-          "CF-Connecting-IP": fromAddress,
-        },
-      });
-  const api = (key: string, address = ip) => documentsApi(fromIp(address), key);
+  const api = (key: string, address = ip) =>
+    documentsApi(fromIp(request, address), key);
   return { clock, request, ip, requestToken, token, api };
 }
 

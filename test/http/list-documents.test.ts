@@ -165,6 +165,35 @@ describe("GET /api/v1/documents", () => {
     });
   });
 
+  it.each([
+    ["page=1&page=2", "page"],
+    ["limit=10&limit=10", "limit"],
+    ["from=2026-11-21&from=2026-11-22", "from"],
+    ["to=2026-11-21&to=2026-11-21", "to"],
+  ])(
+    "answers 422 naming a parameter given more than once: %s",
+    async (query, field) => {
+      const owner = await createCredential();
+      const { response, body } = await lister(owner)(`?${query}`);
+      expect(response.status).toBe(422);
+      expect(body).toEqual({
+        errors: [
+          {
+            field,
+            code: "INVALID_TYPE",
+            message: "The parameter is given more than once.",
+          },
+        ],
+      });
+    },
+  );
+
+  it("ignores an unknown parameter given more than once", async () => {
+    const owner = await createCredential();
+    const { response } = await lister(owner)("?utm=a&utm=b");
+    expect(response.status).toBe(200);
+  });
+
   it("lists every invalid parameter at once", async () => {
     const owner = await createCredential();
     const { response, body } = await lister(owner)("?page=0&limit=500&from=x");

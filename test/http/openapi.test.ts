@@ -8,9 +8,11 @@ import { call, ORIGIN } from "../helpers/worker";
 const document = openApiDocument();
 
 // Spec section 4 (both addresses) and section 7, plus the 503 that every
-// route a demo token can reach answers when the demo is switched off.
+// operation answers when a dependency is unreachable (decisions.md), and HEAD
+// beside the GET of every PDF.
 const WRITE = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
 const READ = [401, 403, 404, 429, 500, 503];
+const QR = [200, 404, 429, 500, 503];
 const CONTRACT: Record<string, Record<string, number[]>> = {
   "/api/v1/documents": {
     get: [200, 401, 403, 422, 429, 500, 503],
@@ -22,19 +24,25 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     delete: [204, ...WRITE],
   },
   "/api/v1/documents/{uuid}/status": { get: [200, ...READ] },
-  "/api/v1/documents/{uuid}/pdf": { get: [200, ...READ] },
+  "/api/v1/documents/{uuid}/pdf": {
+    get: [200, ...READ],
+    head: [200, ...READ],
+  },
   // Issue 17: the QR image, whose `format` is validated (422).
-  "/api/v1/documents/{uuid}/qr": { get: [200, ...READ, 422] },
+  "/api/v1/documents/{uuid}/qr": {
+    get: [200, ...READ, 422],
+    head: [200, ...READ, 422],
+  },
   "/api/v1/demo/tokens": { post: [201, 400, 413, 415, 422, 429, 500, 503] },
-  "/d/{uuid}": { get: [200, 404, 429, 500] },
-  "/demo/d/{uuid}": { get: [200, 404, 429, 500, 503] },
+  "/d/{uuid}": { get: QR, head: QR },
+  "/demo/d/{uuid}": { get: QR, head: QR },
 };
 for (const suffix of ["", "/status", "/pdf", "/qr"]) {
   const byUuid = CONTRACT[`/api/v1/documents/{uuid}${suffix}`];
   if (byUuid) CONTRACT[`/api/v1/documents/ref/{reference}${suffix}`] = byUuid;
 }
 
-const METHODS = ["get", "put", "post", "delete"] as const;
+const METHODS = ["get", "head", "put", "post", "delete"] as const;
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {
@@ -80,6 +88,37 @@ describe("the OpenAPI document", () => {
       ]),
     );
     expect(described).toEqual(expected);
+  });
+
+  it("documents DOCUMENT_TOO_LARGE for issuing, Retry-After on every 503, and HEAD without a body", () => {
+    type Response = { headers?: object; content?: object };
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      METHODS.flatMap((method) => {
+        const operation = (item as Record<string, unknown>)[method] as
+          | { responses: Record<string, Response> }
+          | undefined;
+        return operation ? [{ path, method, ...operation }] : [];
+      }),
+    );
+    const issuing = operations.filter(
+      ({ path, method }) =>
+        (path === "/api/v1/documents" && method === "post") ||
+        (method === "put" && CONTRACT[path]?.put !== undefined),
+    );
+    expect(issuing).toHaveLength(3);
+    for (const { responses } of issuing) {
+      expect(JSON.stringify(responses["422"])).toContain("DOCUMENT_TOO_LARGE");
+    }
+    for (const { responses } of operations) {
+      expect(responses["503"]?.headers).toHaveProperty("Retry-After");
+    }
+    const heads = operations.filter(({ method }) => method === "head");
+    expect(heads).toHaveLength(4);
+    for (const { responses } of heads) {
+      for (const response of Object.values(responses)) {
+        expect(response.content).toBeUndefined();
+      }
+    }
   });
 
   it("states the lengths and patterns that the custom checks enforce", () => {

@@ -9,29 +9,17 @@ import {
   insertPendingPdfObject,
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
-import { ApiError } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoDocumentLimit } from "../demo/demo-limits";
 import { demoSessionLockName } from "../locks";
 import { sha256Hex } from "../sha256";
 import { qrUrl } from "./links";
+import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { requestHash } from "./request-hash";
 import type { DocumentServices } from "./services";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
-
-/** Spec 8: a stored PDF is at most 5 MB (decimal, so within either reading). */
-export const MAX_PDF_BYTES = 5_000_000;
-
-const documentTooLarge = (): ApiError =>
-  ApiError.validation([
-    {
-      field: null,
-      code: "DOCUMENT_TOO_LARGE",
-      message: `The PDF of this document would exceed ${MAX_PDF_BYTES} bytes; shorten its texts.`,
-    },
-  ]);
 
 /**
  * Issues a new version (a demo session only up to its document limit, every

@@ -64,15 +64,21 @@ export async function getDocumentQrLink(
   return { uuid: row.uuid, url: await qrUrl(services, row) };
 }
 
-/** Exactly the stored PDF bytes, for the owning credential within 24 hours. */
+/**
+ * Exactly the stored PDF bytes, for the owning credential within 24 hours.
+ * A download is recorded in the audit trail unless `record` is false (a
+ * `HEAD`, which only shows what a download would get).
+ */
 export async function downloadDocumentPdf(
   services: DocumentServices,
   credential: Credential,
   address: DocumentAddress,
+  record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
   const row = await readableDocument(services, credential, address);
   const bytes = await services.pdfs.get(row.pdfObjectKey);
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
+  if (!record) return { uuid: row.uuid, bytes };
   await insertAuditEvent(services.db, {
     documentUuid: row.uuid,
     type: "pdf_downloaded",

@@ -1,7 +1,11 @@
 import type { DocumentData, Metadata } from "../../schemas/document-request";
 import { sha256Hex } from "../sha256";
 
-/** JSON with every object's keys sorted, so that key order never matters. */
+/**
+ * JSON with every object's keys sorted, so that key order never matters.
+ * Every own key counts, `__proto__` included. Recursive, so only for
+ * validated requests, whose depth the schema bounds (metadata: 8 levels).
+ */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object" && value !== null) {

@@ -18,7 +18,7 @@ import { listQuerySchema } from "../../schemas/list-query";
 import { qrImageQuerySchema } from "../../schemas/qr-image-query";
 import { isReference } from "../../schemas/reference";
 import { requireCredential } from "../middleware/authenticate";
-import { isUuid, pdfResponse } from "../pdf-response";
+import { isHead, isUuid, pdfResponse } from "../pdf-response";
 import { qrImage } from "../qr-image";
 import { validate, validateJsonBody } from "../validate";
 
@@ -118,6 +118,7 @@ for (const path of ["/ref/:reference", "/:uuid"]) {
         c.var.services,
         c.var.credential,
         addressOf(c.req.param()),
+        !isHead(c.req.raw),
       );
       return pdfResponse(pdf, "attachment");
     })

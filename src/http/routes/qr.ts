@@ -3,7 +3,7 @@ import { demoUnavailable } from "../../domain/demo/demo-limits";
 import { downloadByQr } from "../../domain/documents/qr-download";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../errors";
-import { isUuid, pdfResponse } from "../pdf-response";
+import { isHead, isUuid, pdfResponse } from "../pdf-response";
 
 /** The PDF itself, inline: what an inspector's phone opens from the QR code. */
 const qrDownload = (demo: boolean) => async (c: Context<AppEnv>) => {
@@ -13,8 +13,7 @@ const qrDownload = (demo: boolean) => async (c: Context<AppEnv>) => {
   const pdf = await downloadByQr(
     c.var.services,
     { uuid, k: c.req.query("k"), demo },
-    // A HEAD shows what a GET would serve but is not an access.
-    c.req.method !== "HEAD",
+    !isHead(c.req.raw),
   );
   return pdfResponse(pdf, "inline");
 };

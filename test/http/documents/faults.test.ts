@@ -2,10 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
-import { documentsApi } from "../../helpers/documents-api";
+import { documentsApi, qrPath } from "../../helpers/documents-api";
 import {
   d1WritesDown,
   locksDown,
+  r2GetDown,
   r2PutDown,
   r2PutLost,
 } from "../../helpers/faults";
@@ -94,6 +95,10 @@ async function expectCleanFailure(response: Response, fault: Fault) {
   };
   expect(body).toMatchObject({ errors: [{ field: null, code: fault.code }] });
   expect(body.errors[0]?.message).not.toMatch(/ at |Error:/);
+  // An outage says when to retry (decisions.md).
+  if (fault.status === 503) {
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
+  }
   if (fault.status === 500) {
     expect(body.errors[0]?.message).toContain(
       response.headers.get("X-Request-Id"),
@@ -197,3 +202,28 @@ describe.each(FAULTS.filter((fault) => !/renderer|R2/.test(fault.name)))(
     });
   },
 );
+
+describe("when R2 refuses reads", () => {
+  it("a PDF download and a QR link answer 503, recording nothing", async () => {
+    const { key, id } = await createCredential();
+    const document = await documentsApi(healthy, key).issue(minimalRequest());
+    const before = await stateOf(id);
+    const down = callWithClock(clock, r2GetDown());
+    const fault: Fault = {
+      name: "R2 refuses reads",
+      call: down,
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+    };
+    await expectCleanFailure(
+      await documentsApi(down, key).pdf(document.uuid),
+      fault,
+    );
+    await expectCleanFailure(await down(qrPath(document.url)), fault);
+    expect(await stateOf(id)).toEqual(before);
+    // Nothing was recorded as accessed: the document can still be deleted.
+    expect(
+      (await documentsApi(healthy, key).remove(document.uuid)).status,
+    ).toBe(204);
+  });
+});

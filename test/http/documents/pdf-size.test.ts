@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_PDF_BYTES } from "../../../src/domain/documents/issue-document";
+import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
 import type { RenderPdf } from "../../../src/domain/documents/services";
 import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";

@@ -12,6 +12,7 @@ import {
   bearer,
   callWithClock,
   fixedClock,
+  HEAVY_TEST_MS,
   jsonRequest,
 } from "../../helpers/worker";
 
@@ -75,60 +76,70 @@ const operations = (key: string, address: string) => {
 };
 
 describe("object-level authorization", () => {
-  it("answers another's document exactly as one that never existed, at every route and address", async () => {
-    const caller = await owner("caller", "test");
-    const others = [
-      await owner("other-org", "test"),
-      await owner("live", "live"),
-      await owner("demo", "demo"),
-    ];
-    // A second caller, whose organization holds documents of another key
-    // (same environment) and of its live environment.
-    const callerOrg = await createCredential({ environment: "test" });
-    others.push(await owner("org-sibling", "test", callerOrg.organizationId));
-    others.push(await owner("org-live", "live", callerOrg.organizationId));
-    const sibling = await owner("org-caller", "test", callerOrg.organizationId);
+  it(
+    "answers another's document exactly as one that never existed, at every route and address",
+    async () => {
+      const caller = await owner("caller", "test");
+      const others = [
+        await owner("other-org", "test"),
+        await owner("live", "live"),
+        await owner("demo", "demo"),
+      ];
+      // A second caller, whose organization holds documents of another key
+      // (same environment) and of its live environment.
+      const callerOrg = await createCredential({ environment: "test" });
+      others.push(await owner("org-sibling", "test", callerOrg.organizationId));
+      others.push(await owner("org-live", "live", callerOrg.organizationId));
+      const sibling = await owner(
+        "org-caller",
+        "test",
+        callerOrg.organizationId,
+      );
 
-    for (const attacker of [caller, sibling]) {
-      for (const target of [...others, caller]) {
-        if (target === attacker) continue;
-        const addresses: [string, string][] = [
-          [target.document.uuid, NEVER_UUID],
-          [`ref/REF-${target.name}`, `ref/${NEVER_REFERENCE}`],
-        ];
-        for (const [address, never] of addresses) {
-          const foreign = operations(attacker.key, address);
-          const absent = operations(attacker.key, never);
-          for (const name of Object.keys(foreign) as (keyof typeof foreign)[]) {
-            const [seen, expected] = [
-              await comparable(await foreign[name]()),
-              await comparable(await absent[name]()),
-            ];
-            expect(
-              seen,
-              `${attacker.name} ${name} ${target.name} at ${address}`,
-            ).toEqual(expected);
-            expect(seen.status).toBe(404);
+      for (const attacker of [caller, sibling]) {
+        for (const target of [...others, caller]) {
+          if (target === attacker) continue;
+          const addresses: [string, string][] = [
+            [target.document.uuid, NEVER_UUID],
+            [`ref/REF-${target.name}`, `ref/${NEVER_REFERENCE}`],
+          ];
+          for (const [address, never] of addresses) {
+            const foreign = operations(attacker.key, address);
+            const absent = operations(attacker.key, never);
+            for (const name of Object.keys(
+              foreign,
+            ) as (keyof typeof foreign)[]) {
+              const [seen, expected] = [
+                await comparable(await foreign[name]()),
+                await comparable(await absent[name]()),
+              ];
+              expect(
+                seen,
+                `${attacker.name} ${name} ${target.name} at ${address}`,
+              ).toEqual(expected);
+              expect(seen.status).toBe(404);
+            }
           }
         }
       }
-    }
 
-    // Nothing was changed: every document is still active, latest and readable by its owner.
-    for (const target of [caller, sibling, ...others]) {
-      const own = operations(target.key, target.document.uuid);
-      expect(await (await own.status()).json()).toEqual({ status: "active" });
-      const read = (await (await own.get()).json()) as DocumentResultBody;
-      expect(read).toEqual(target.document);
-      const list = (await (
-        await request(
-          "/api/v1/documents",
-          bearer(target.key, { "CF-Connecting-IP": IP }),
-        )
-      ).json()) as { meta: { total: number } };
-      expect(list.meta.total).toBe(1);
-    }
-  }, 60_000);
+      // Nothing was changed: every document is still active, latest and readable by its owner.
+      for (const target of [caller, sibling, ...others]) {
+        const own = operations(target.key, target.document.uuid);
+        expect(await (await own.status()).json()).toEqual({ status: "active" });
+        const read = (await (await own.get()).json()) as DocumentResultBody;
+        expect(read).toEqual(target.document);
+        const list = (await (
+          await request(
+            "/api/v1/documents",
+            bearer(target.key, { "CF-Connecting-IP": IP }),
+          )
+        ).json()) as { meta: { total: number } };
+        expect(list.meta.total).toBe(1);
+      }
+    },
+    HEAVY_TEST_MS,
+  );
 
   it("refuses a QR secret on any document but its own, like an unknown document", async () => {
     const first = await owner("qr-first", "test");
@@ -156,5 +167,5 @@ describe("object-level authorization", () => {
     for (const { document } of [first, second, demo]) {
       expect((await request(qrPath(document.url))).status).toBe(200);
     }
-  }, 30_000);
+  });
 });
