@@ -113,7 +113,8 @@ describe("the OpenAPI document", () => {
       expect(responses["503"]?.headers).toHaveProperty("Retry-After");
     }
     const heads = operations.filter(({ method }) => method === "head");
-    expect(heads).toHaveLength(4);
+    // The PDF and QR image of a document at both addresses, and both QR links.
+    expect(heads).toHaveLength(6);
     for (const { responses } of heads) {
       for (const response of Object.values(responses)) {
         expect(response.content).toBeUndefined();
