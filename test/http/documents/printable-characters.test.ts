@@ -10,8 +10,9 @@ import { callWith, callWithClock, fixedClock } from "../../helpers/worker";
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 
 /** A request whose shipper is named in Japanese: the CJK font prints it. */
-function cjkRequest() {
+function cjkRequest(reference = "CJK-1") {
   const body = fullRequest();
+  body.reference = reference;
   body.shipper.name = "Cerámicas 株式会社";
   return body;
 }
@@ -94,7 +95,7 @@ describe("a document that needs a fallback font", () => {
       key,
     );
     const responses = await Promise.all(
-      Array.from({ length: 4 }, () => api.create(cjkRequest())),
+      Array.from({ length: 4 }, (_, i) => api.create(cjkRequest(`CJK-${i}`))),
     );
 
     expect(responses.map((response) => response.status)).toEqual([
@@ -121,8 +122,10 @@ describe("a document that needs a fallback font", () => {
         ?.code,
     ).toBe("SERVICE_UNAVAILABLE");
     expect((await env.PDFS.list()).objects.length).toBe(objectsBefore);
-    const list = (await (await api.list()).json()) as { total: number };
-    expect(list.total).toBe(0);
+    const list = (await (await api.list()).json()) as {
+      meta: { total: number };
+    };
+    expect(list.meta.total).toBe(0);
 
     // The failure is not remembered: the next try loads the font.
     const retry = documentsApi(callWith({ clock: fixedClock(NOW) }), key);
