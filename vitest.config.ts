@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { naiveRendererModules } from "./bench/naive/swap.js";
@@ -25,6 +26,16 @@ export default defineConfig({
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
               },
+              // The cut fallback fonts, read from disk for the setup file
+              // that puts them into the FONTS bucket (seed-fonts.ts).
+              serviceBindings: {
+                FONT_FILES: async (request: Request) =>
+                  new Response(
+                    await readFile(
+                      `fonts/fallback/${new URL(request.url).pathname.slice(1)}.ttf`,
+                    ),
+                  ),
+              },
             },
           }),
         ],
@@ -32,7 +43,10 @@ export default defineConfig({
           name: "worker",
           include: ["test/**/*.test.ts"],
           exclude: ["test/e2e/**", "test/pdf/**"],
-          setupFiles: ["./test/setup/apply-migrations.ts"],
+          setupFiles: [
+            "./test/setup/apply-migrations.ts",
+            "./test/setup/seed-fonts.ts",
+          ],
           // Limits for a hang, not for pace: a test that issues and renders
           // PDFs may be slow on a small, loaded machine, never flaky.
           testTimeout: 60_000,

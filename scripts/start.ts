@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { isActiveCredential, issueKey } from "./lib/credentials";
 import { applyMigrations, type DatabaseTarget } from "./lib/d1";
 import { newKeyring } from "./lib/keyring";
+import { uploadFonts } from "./upload-fonts";
 
 const DEV_VARS = ".dev.vars";
 const DEFAULT_STATE = ".wrangler/state";
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
 
   await ensureDevVars();
   await applyMigrations(target);
+  await uploadFonts(target);
   const credential = await ensureDevCredential(target, stateDir);
   console.log(
     [

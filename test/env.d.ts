@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** The fallback font files on disk, by family (test/setup/seed-fonts.ts). */
+      FONT_FILES: Fetcher;
     }
   }
 }

@@ -2,6 +2,7 @@ import * as fontkit from "@cantoo/fontkit";
 import type { PDFDocument, PDFFont } from "@cantoo/pdf-lib";
 import boldFile from "../../fonts/NotoSans-Bold.ttf";
 import regularFile from "../../fonts/NotoSans-Regular.ttf";
+import type { FallbackFonts } from "../../src/pdf/fonts";
 
 const REGULAR = new Uint8Array(regularFile);
 const BOLD = new Uint8Array(boldFile);
@@ -13,6 +14,7 @@ const BOLD = new Uint8Array(boldFile);
 export interface DocumentFonts {
   regular: PDFFont;
   bold: PDFFont;
+  fallbacks: FallbackFonts;
 }
 
 /** Embeds the document font, regular and bold, as subsets of the glyphs used. */
@@ -22,7 +24,8 @@ export async function embedDocumentFonts(
   pdf.registerFontkit(fontkit);
   const regular = await pdf.embedFont(REGULAR, { subset: true });
   const bold = await pdf.embedFont(BOLD, { subset: true });
-  return { regular, bold };
+  // The benchmark's documents need no fallback font.
+  return { regular, bold, fallbacks: new Map() };
 }
 
 // The watermark outline and the character mapping are the renderer's own.

@@ -2,26 +2,50 @@ import * as fontkit from "@cantoo/fontkit";
 import type { PDFDocument, PDFFont } from "@cantoo/pdf-lib";
 import boldFile from "../../fonts/NotoSans-Bold.ttf";
 import regularFile from "../../fonts/NotoSans-Regular.ttf";
+import { RIGHT_TO_LEFT_LETTER } from "./bidi";
+import { type FallbackFamily, SHAPING } from "./fallback-families";
 
 const REGULAR = new Uint8Array(regularFile);
 const BOLD = new Uint8Array(boldFile);
 
-/** What prints in place of a character the font cannot draw (an emoji, CJK). */
-const FALLBACK_CHARACTER = "?";
+/** The bytes of the fallback fonts a document needs (see font-coverage.ts). */
+export type FallbackFontFiles = ReadonlyMap<FallbackFamily, Uint8Array>;
 
 const parsedFonts = new WeakMap<Uint8Array, fontkit.Font>();
 
-function parseOnce(bytes: Uint8Array): fontkit.Font {
+function parseOnce(
+  bytes: Uint8Array,
+  shaping: "cmap" | "opentype" = "cmap",
+): fontkit.Font {
   let font = parsedFonts.get(bytes);
   if (!font) {
     const parsed = fontkit.create(bytes);
     if (!("layout" in parsed)) throw new Error("Not a single font file.");
     font = parsed;
-    font.layout = cmapLayout(font);
+    font.layout = shaping === "cmap" ? cmapLayout(font) : directedLayout(font);
     decodeGlyphsOnce(font);
     parsedFonts.set(bytes, font);
   }
   return font;
+}
+
+/**
+ * fontkit's full layout (GSUB: Arabic joining forms, ligatures such as
+ * lam-alef), right to left only when the run has a right-to-left letter:
+ * fontkit would otherwise take Arabic-Indic digits for Arabic text and
+ * reverse them. The glyphs come back in visual order, each knowing the
+ * code points it stands for, which pdf-lib writes into the ToUnicode map.
+ */
+function directedLayout(font: fontkit.Font): fontkit.Font["layout"] {
+  const layout = font.layout.bind(font);
+  return ((text: string, features?: Parameters<typeof layout>[1]) =>
+    layout(
+      text,
+      features,
+      undefined,
+      undefined,
+      RIGHT_TO_LEFT_LETTER.test(text) ? "rtl" : "ltr",
+    )) as fontkit.Font["layout"];
 }
 
 /** A glyph as fontkit's subsetter reads it: `_decode` is internal to fontkit. */
@@ -51,7 +75,8 @@ function decodeGlyphsOnce(font: fontkit.Font): void {
 /**
  * fontkit's `layout` without its shaping engine, which costs more than the
  * rest of a document: our cut of Noto Sans has no GSUB, GPOS or kern table
- * (Latin, Greek and Cyrillic need none once text is NFC, see printable), so
+ * (Latin, Greek and Cyrillic need none once text is NFC, see printable), nor
+ * have the fallback fonts but Arabic's (symbols, Hebrew, CJK, emoji), so
  * shaping a string is only mapping each code point through the cmap, which
  * this does with one cached glyph per code point. pdf-lib reads the glyphs'
  * ids and advance widths, exactly what the full engine gives for this font.
@@ -85,19 +110,35 @@ function cmapLayout(font: fontkit.Font): fontkit.Font["layout"] {
  */
 const sharedFontkit = { create: parseOnce };
 
+/** Fallback fonts by family, for the characters the document font lacks. */
+export type FallbackFonts = ReadonlyMap<FallbackFamily, PDFFont>;
+
 export interface DocumentFonts {
   regular: PDFFont;
   bold: PDFFont;
+  /** One weight each: a fallback glyph in bold text prints regular. */
+  fallbacks: FallbackFonts;
 }
 
-/** Embeds the document font, regular and bold, as subsets of the glyphs used. */
+/**
+ * Embeds the document font, regular and bold, and the fallback fonts given,
+ * each as a subset of the glyphs used: a document embeds only the fonts it
+ * prints with.
+ */
 export async function embedDocumentFonts(
   pdf: PDFDocument,
+  fallbackFiles: FallbackFontFiles = new Map(),
 ): Promise<DocumentFonts> {
   pdf.registerFontkit(sharedFontkit);
   const regular = await pdf.embedFont(REGULAR, { subset: true });
   const bold = await pdf.embedFont(BOLD, { subset: true });
-  return { regular, bold };
+  const fallbacks = new Map<FallbackFamily, PDFFont>();
+  for (const [family, bytes] of fallbackFiles) {
+    // Parsed here with its shaping, so that pdf-lib's parse finds it done.
+    parseOnce(bytes, SHAPING[family]);
+    fallbacks.set(family, await pdf.embedFont(bytes, { subset: true }));
+  }
+  return { regular, bold, fallbacks };
 }
 
 /**
@@ -123,38 +164,4 @@ export function boldOutline(
   return { path, width: advance * scale };
 }
 
-let drawable: ReadonlySet<number> | undefined;
-
-/** Code points that both weights can draw. */
-function drawableCodePoints(): ReadonlySet<number> {
-  if (!drawable) {
-    const bold = new Set(parseOnce(BOLD).characterSet);
-    drawable = new Set(
-      parseOnce(REGULAR).characterSet.filter((codePoint) =>
-        bold.has(codePoint),
-      ),
-    );
-  }
-  return drawable;
-}
-
-/**
- * Text as the document prints it: composed (NFC, so that `S` + combining
- * comma becomes the single glyph `Ș`), line breaks as `\n`, tabs as spaces,
- * and every character the font lacks as FALLBACK_CHARACTER.
- */
-export function printable(text: string): string {
-  const glyphs = drawableCodePoints();
-  let result = "";
-  for (const character of text
-    .normalize("NFC")
-    .replace(/\r\n?/g, "\n")
-    .replaceAll("\t", " ")) {
-    const codePoint = character.codePointAt(0) ?? 0;
-    result +=
-      character === "\n" || glyphs.has(codePoint)
-        ? character
-        : FALLBACK_CHARACTER;
-  }
-  return result;
-}
+export { printable } from "./font-coverage";

@@ -1,5 +1,6 @@
 import type { PDFFont, PDFPage } from "@cantoo/pdf-lib";
 import { appendContent, fillColor, pdfNumber } from "./content";
+import { fontRuns } from "./font-runs";
 import { type TextStyle, widthIn } from "./styles";
 import { wrapText } from "./text-wrap";
 
@@ -86,27 +87,37 @@ export function drawText(
     state = { operators: [], fontKeys: new Map() };
     pageTexts.set(page, state);
   }
-  let fontKey = state.fontKeys.get(style.font);
-  if (!fontKey) {
-    fontKey = page.node
-      .newFontDictionary(style.font.name, style.font.ref)
-      .toString();
-    state.fontKeys.set(style.font, fontKey);
-  }
-  const font = `${fontKey} ${pdfNumber(style.size)} Tf`;
-  if (font !== state.font) {
-    state.operators.push(font);
-    state.font = font;
-  }
   const color = fillColor(style.color);
   if (color !== state.color) {
     state.operators.push(color);
     state.color = color;
   }
   const y = bottom + style.leading * 0.25;
-  state.operators.push(
-    `1 0 0 1 ${pdfNumber(x)} ${pdfNumber(y)} Tm ${style.font.encodeText(text).toString()} Tj`,
-  );
+  let left = x;
+  const runs = fontRuns(text, style);
+  runs.forEach((run, index) => {
+    const font = `${fontKeyOf(page, state, run.font)} ${pdfNumber(style.size)} Tf`;
+    if (font !== state.font) {
+      state.operators.push(font);
+      state.font = font;
+    }
+    state.operators.push(
+      `1 0 0 1 ${pdfNumber(left)} ${pdfNumber(y)} Tm ${run.font.encodeText(run.text).toString()} Tj`,
+    );
+    if (index < runs.length - 1) {
+      left += run.font.widthOfTextAtSize(run.text, style.size);
+    }
+  });
+}
+
+/** The name of `font` in the page's resources, added on first use. */
+function fontKeyOf(page: PDFPage, state: PageText, font: PDFFont): string {
+  let fontKey = state.fontKeys.get(font);
+  if (!fontKey) {
+    fontKey = page.node.newFontDictionary(font.name, font.ref).toString();
+    state.fontKeys.set(font, fontKey);
+  }
+  return fontKey;
 }
 
 /** Writes the text drawn on `page` into its content, once the page is complete. */

@@ -1,7 +1,7 @@
 import { PDFDocument } from "@cantoo/pdf-lib";
 import type { DocumentLocale } from "../schemas/document-locale";
 import { documentContent, type IssuedDocument } from "./document-content";
-import { embedDocumentFonts } from "./fonts";
+import { embedDocumentFonts, type FallbackFontFiles } from "./fonts";
 import { CATALOGS, LANGUAGE_TAGS } from "./i18n";
 import { finishText } from "./lines";
 import { paginate } from "./page-flow";
@@ -15,6 +15,8 @@ export interface DocumentPdfInput extends IssuedDocument {
   locale: DocumentLocale;
   /** A demo document: "not valid" beside the logo, DEMO across every page. */
   demo: boolean;
+  /** The fallback fonts for what Noto Sans lacks; none for most documents. */
+  fallbackFonts?: FallbackFontFiles;
 }
 
 export interface DocumentPdf {
@@ -33,7 +35,7 @@ export async function renderDocumentPdf(
 ): Promise<DocumentPdf> {
   const messages = CATALOGS[input.locale];
   const pdf = await PDFDocument.create({ updateMetadata: false });
-  const styles = textStyles(await embedDocumentFonts(pdf));
+  const styles = textStyles(await embedDocumentFonts(pdf, input.fallbackFonts));
   const frame = pageFrame({
     messages,
     styles,

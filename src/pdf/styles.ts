@@ -1,4 +1,5 @@
 import { type Color, type PDFFont, rgb } from "@cantoo/pdf-lib";
+import { fontRuns, type StyleFonts } from "./font-runs";
 import type { DocumentFonts } from "./fonts";
 
 /** A4 in points, with the margins every page keeps. */
@@ -21,23 +22,25 @@ export const COLORS = {
   white: rgb(1, 1, 1),
 } as const;
 
-/** A font at a size, with the distance from one baseline to the next. */
-export interface TextStyle {
-  font: PDFFont;
+/**
+ * A font at a size, with the distance from one baseline to the next; the
+ * document's fallback fonts print what the font lacks.
+ */
+export interface TextStyle extends StyleFonts {
   size: number;
   color: Color;
   leading: number;
 }
 
-const style = (font: PDFFont, size: number, color: Color): TextStyle => ({
-  font,
-  size,
-  color,
-  leading: Math.round(size * 1.3 * 10) / 10,
-});
-
 /** Every text style of the document; nothing prints below 9 pt (a phone screen). */
 export function textStyles(fonts: DocumentFonts) {
+  const style = (font: PDFFont, size: number, color: Color): TextStyle => ({
+    font,
+    fallbacks: fonts.fallbacks,
+    size,
+    color,
+    leading: Math.round(size * 1.3 * 10) / 10,
+  });
   return {
     title: style(fonts.bold, 16, COLORS.ink),
     notValid: style(fonts.bold, 11, COLORS.warning),
@@ -52,6 +55,9 @@ export function textStyles(fonts: DocumentFonts) {
 
 export type TextStyles = ReturnType<typeof textStyles>;
 
-/** The width of printable text in a style, in points. */
+/** The width of printable text in a style, in points, each run in its own font. */
 export const widthIn = (text: string, style: TextStyle): number =>
-  style.font.widthOfTextAtSize(text, style.size);
+  fontRuns(text, style).reduce(
+    (width, run) => width + run.font.widthOfTextAtSize(run.text, style.size),
+    0,
+  );

@@ -1,8 +1,9 @@
 /**
  * Splits text into lines no wider than `maxWidth`: at spaces where it can,
  * inside a word only when the word alone is too wide. Each `\n` starts a new
- * line. `widthOf` measures a piece of text; widths add up, since the
- * document font has no kerning.
+ * line. `widthOf` measures a piece of text, each character in the font that
+ * prints it; words are measured whole, since Arabic letters change width as
+ * they join.
  */
 export function wrapText(
   text: string,

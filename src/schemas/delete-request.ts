@@ -6,7 +6,8 @@ import { text } from "./text";
  * body: the document rules answer it with a 409, not a 422.
  */
 export const deleteRequestSchema = z.strictObject({
-  reason: text(1, 2000),
+  // Kept in the audit trail, never printed.
+  reason: text(1, 2000, { printed: false }),
   confirm_not_delivered: z.boolean(),
   confirm_not_used: z.boolean(),
 });

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { codePointName, unprintableCodePoint } from "../pdf/font-coverage";
 import { contractIssue } from "./issues";
 
 // C0 controls other than tab, line feed and carriage return, and DEL: no
@@ -42,11 +43,14 @@ export function lengthIssue(
 }
 
 /**
- * Printable text of `min..max` characters. The check is custom (for the
- * contract's codes), so the lengths are also stated as metadata for the
- * OpenAPI document; JSON Schema also counts code points.
+ * Printable text of `min..max` characters: the PDF prints it, so every
+ * character must have a glyph in one of the document's fonts (unassigned
+ * and private-use code points never have one), unless `printed` is false.
+ * The check is custom (for the contract's codes), so the lengths are also
+ * stated as metadata for the OpenAPI document; JSON Schema also counts code
+ * points.
  */
-export const text = (min: number, max: number) =>
+export const text = (min: number, max: number, { printed = true } = {}) =>
   z
     .string()
     .check((ctx) => {
@@ -61,6 +65,17 @@ export const text = (min: number, max: number) =>
             ctx.value,
           ),
         );
+      } else if (printed) {
+        const unprintable = unprintableCodePoint(ctx.value);
+        if (unprintable !== null) {
+          ctx.issues.push(
+            contractIssue(
+              "INVALID_FORMAT",
+              `${codePointName(unprintable)} cannot be printed.`,
+              ctx.value,
+            ),
+          );
+        }
       }
     })
     .meta({ minLength: min, maxLength: max });

@@ -225,18 +225,6 @@ describe("a control document", () => {
     await checkPdfStructure(pdf.bytes);
   });
 
-  it("prints a question mark for a character the font lacks", async () => {
-    const pdf = await renderDocumentPdf(
-      input({
-        data: { ...FULL_DOCUMENT, observations: "Frágil 🚚 東京 fin" },
-      }),
-    );
-    const text = await textOf(pdf.bytes);
-
-    expect(text).toContain("Frágil ? ?? fin");
-    await checkPdfStructure(pdf.bytes);
-  });
-
   // With timers frozen, a render that waited on one would never finish.
   it("renders without waiting on a timer", { timeout: 10_000 }, async () => {
     vi.useFakeTimers({

@@ -15,7 +15,8 @@ const printable = (min: number, max: number) =>
     .string({
       unit: fc.constantFrom(
         ..."abcñÑçÇàéíóúüŁłŞșțĂΕλληνικάМосква 0123456789.,-'/()&".split(""),
-        "𝔸",
+        ..."株式会社한국مرحباשלום✓→".split(""),
+        "😀",
       ),
       minLength: min,
       maxLength: max,

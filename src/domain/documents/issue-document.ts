@@ -14,6 +14,7 @@ import type { Credential } from "../authenticate";
 import { demoDocumentLimit } from "../demo/demo-limits";
 import { demoSessionLockName } from "../locks";
 import { sha256Hex } from "../sha256";
+import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { requestHash } from "./request-hash";
@@ -74,6 +75,8 @@ async function issueVersion(
     qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
     locale: documentLocale,
     demo: environment === "demo",
+    // Before anything is written: a font that cannot be had is a 503.
+    fallbackFonts: await fallbackFontsFor(services.fonts, data),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
 

@@ -1,5 +1,6 @@
 import type { Clock } from "../../clock";
 import type { Database } from "../../db/client";
+import type { FallbackFamily } from "../../pdf/fallback-families";
 import type { DocumentLocale } from "../../schemas/document-locale";
 import type { DocumentData } from "../../schemas/document-request";
 import type { Keyring } from "../../storage/keyring";
@@ -17,6 +18,17 @@ export interface RenderRequest {
   qrUrl: string;
   locale: DocumentLocale;
   demo: boolean;
+  /** The fallback fonts that the data needs (see fallback-fonts.ts). */
+  fallbackFonts: FontFiles;
+}
+
+/** Font files by fallback family. */
+export type FontFiles = ReadonlyMap<FallbackFamily, Uint8Array>;
+
+/** Where the fallback fonts come from (R2 in the Worker). */
+export interface FontSource {
+  /** Throws 503 SERVICE_UNAVAILABLE when the file cannot be had. */
+  load(family: FallbackFamily): Promise<Uint8Array>;
 }
 
 export type RenderPdf = (
@@ -33,6 +45,7 @@ export interface DocumentServices {
   pdfs: PdfStore;
   qrKeyring: Keyring;
   renderPdf: RenderPdf;
+  fonts: FontSource;
   locks: Locks;
   rateLimits: RateLimits;
   demo: DemoConfig;

@@ -4,6 +4,7 @@ import { demoConfig } from "../../domain/demo/demo-config";
 import { durableObjectLocks } from "../../durable-objects/locks";
 import { durableObjectRateLimits } from "../../durable-objects/rate-limits";
 import type { AppDependencies, AppEnv } from "../../env";
+import { createFontStore } from "../../storage/font-store";
 import { parseKeyring } from "../../storage/keyring";
 import { createPdfStore } from "../../storage/pdf-store";
 
@@ -19,6 +20,7 @@ export const provideServices = (dependencies: AppDependencies) =>
       ),
       qrKeyring: parseKeyring(c.env.QR_KEYRING, "QR_KEYRING"),
       renderPdf: dependencies.renderPdf,
+      fonts: createFontStore(c.env.FONTS),
       locks: durableObjectLocks(c.env.REFERENCE_LOCK),
       rateLimits: durableObjectRateLimits(c.env.RATE_LIMITER),
       demo: demoConfig(c.env),

@@ -1,0 +1,90 @@
+import coverage from "../../fonts/coverage.json";
+import { FALLBACK_FAMILIES, type FallbackFamily } from "./fallback-families";
+
+// Which code points each font draws that no font before it draws, and the
+// key of each fallback font's file in the FONTS bucket: fonts/coverage.json,
+// written by `npm run fonts` with the cut fonts.
+
+/** Who draws a code point: the document font, or a fallback font. */
+export type FontChoice = "base" | FallbackFamily;
+
+/** Code point ranges as `npm run fonts` writes them: `first-last` in hex, comma-separated. */
+export type RangeList = readonly number[];
+
+export const parseRanges = (ranges: string): RangeList =>
+  ranges.split(",").flatMap((range) => {
+    const [first = "", last = first] = range.split("-");
+    return [Number.parseInt(first, 16), Number.parseInt(last, 16)];
+  });
+
+/** Whether a sorted flat list of [first, last] pairs holds `codePoint`. */
+function inRanges(ranges: RangeList, codePoint: number): boolean {
+  let low = 0;
+  let high = ranges.length / 2 - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (codePoint < (ranges[2 * middle] ?? 0)) high = middle - 1;
+    else if (codePoint > (ranges[2 * middle + 1] ?? 0)) low = middle + 1;
+    else return true;
+  }
+  return false;
+}
+
+const BASE = parseRanges(coverage.base);
+const FALLBACKS = FALLBACK_FAMILIES.map(
+  (family) => [family, parseRanges(coverage.fallbacks[family].ranges)] as const,
+);
+
+/** The key of a fallback font's file in the FONTS bucket (its content hash is part of it). */
+export const fallbackFontKey = (family: FallbackFamily): string =>
+  coverage.fallbacks[family].key;
+
+/** The font that draws `codePoint`, or null when none does. */
+export function fontFor(codePoint: number): FontChoice | null {
+  // Printable ASCII, most of any document, without a search.
+  if ((codePoint >= 0x20 && codePoint < 0x7f) || inRanges(BASE, codePoint)) {
+    return "base";
+  }
+  for (const [family, ranges] of FALLBACKS) {
+    if (inRanges(ranges, codePoint)) return family;
+  }
+  return null;
+}
+
+/**
+ * Text as the document prints it: composed (NFC, so that `S` + combining
+ * comma becomes the single glyph `Ș`), line breaks as `\n`, tabs as spaces.
+ */
+export const printable = (text: string): string =>
+  text.normalize("NFC").replace(/\r\n?/g, "\n").replaceAll("\t", " ");
+
+// Unassigned and private-use code points: no font can mean anything by them.
+const NEVER_PRINTED = /[\p{Cn}\p{Co}]/u;
+
+/** The first code point of `text` that no font prints, or null when all print. */
+export function unprintableCodePoint(text: string): number | null {
+  for (const character of printable(text)) {
+    const codePoint = character.codePointAt(0) ?? 0;
+    if (character === "\n") continue;
+    if (NEVER_PRINTED.test(character) || !fontFor(codePoint)) return codePoint;
+  }
+  return null;
+}
+
+/** The fallback fonts that printing `texts` needs. */
+export function fallbackFamiliesFor(
+  texts: Iterable<string>,
+): Set<FallbackFamily> {
+  const families = new Set<FallbackFamily>();
+  for (const text of texts) {
+    for (const character of printable(text)) {
+      const font = fontFor(character.codePointAt(0) ?? 0);
+      if (font && font !== "base") families.add(font);
+    }
+  }
+  return families;
+}
+
+/** `U+E000`, as messages name a code point. */
+export const codePointName = (codePoint: number): string =>
+  `U+${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
