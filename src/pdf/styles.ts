@@ -33,7 +33,7 @@ const style = (font: PDFFont, size: number, color: Color): TextStyle => ({
   font,
   size,
   color,
-  leading: Math.round(size * 1.3 * 10) / 10,
+  leading: Math.round(size * 1.25 * 10) / 10,
 });
 
 /** Every text style of the document; nothing prints below 9 pt (a phone screen). */

@@ -10,7 +10,10 @@ import {
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { ApiError } from "../../errors";
-import type { DocumentRequest } from "../../schemas/document-request";
+import type {
+  DocumentData,
+  DocumentRequest,
+} from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoDocumentLimit } from "../demo/demo-limits";
 import { demoSessionLockName } from "../locks";
@@ -82,7 +85,12 @@ async function issueVersion(
     data,
     uuid,
     createdAt,
-    rectifiesUuid: rectifies?.uuid ?? null,
+    rectifies: rectifies
+      ? {
+          uuid: rectifies.uuid,
+          data: JSON.parse(rectifies.data) as DocumentData,
+        }
+      : null,
     qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
     locale: documentLocale,
     demo: environment === "demo",
