@@ -41,7 +41,7 @@ export async function issueWithoutIo(
     data,
     uuid,
     createdAt,
-    rectifiesUuid: null,
+    rectifies: null,
     qrUrl: url,
     locale: "es",
     demo: false,

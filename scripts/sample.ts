@@ -5,7 +5,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderDocumentPdf } from "../src/pdf/render-document";
+import {
+  type RectifiedVersion,
+  renderDocumentPdf,
+} from "../src/pdf/render-document";
 import {
   DOCUMENT_LOCALES,
   type DocumentLocale,
@@ -17,21 +20,19 @@ import {
   ISSUE,
   LONG_DOCUMENT,
   MINIMAL_DOCUMENT,
+  RECTIFIED_VERSION,
 } from "../test/fixtures/documents";
 
 const OUTPUT = "samples";
 
 const SAMPLES: Record<
   string,
-  { data: DocumentData; rectifiesUuid: string | null }
+  { data: DocumentData; rectifies: RectifiedVersion | null }
 > = {
-  full: { data: FULL_DOCUMENT, rectifiesUuid: null },
-  minimal: { data: MINIMAL_DOCUMENT, rectifiesUuid: null },
-  correction: {
-    data: FULL_DOCUMENT,
-    rectifiesUuid: "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b",
-  },
-  long: { data: LONG_DOCUMENT, rectifiesUuid: null },
+  full: { data: FULL_DOCUMENT, rectifies: null },
+  minimal: { data: MINIMAL_DOCUMENT, rectifies: null },
+  correction: { data: FULL_DOCUMENT, rectifies: RECTIFIED_VERSION },
+  long: { data: LONG_DOCUMENT, rectifies: null },
 };
 
 function parseOptions(): { locales: DocumentLocale[]; demo: boolean } | null {

@@ -1,3 +1,4 @@
+import type { PDFPage } from "@cantoo/pdf-lib";
 import { drawLines, heightOf, type Line } from "./lines";
 import type { Block } from "./page-flow";
 import { CONTENT_WIDTH, PAGE } from "./styles";
@@ -22,19 +23,24 @@ export const linesBlock = (
 export const flowingBlocks = (lines: readonly Line[]): Block[] =>
   lines.map((line) => linesBlock([line]));
 
+/** Draws two columns side by side across `area`, the column gap between them. */
+export function drawColumns(
+  page: PDFPage,
+  left: readonly Line[],
+  right: readonly Line[],
+  area: { x: number; width: number },
+  top: number,
+): void {
+  const width = (area.width - COLUMN_GAP) / 2;
+  drawLines(page, left, { x: area.x, width }, top);
+  drawLines(page, right, { x: area.x + width + COLUMN_GAP, width }, top);
+}
+
 /** Two columns side by side, never split; as tall as the taller one. */
 export const columnsBlock = (
   left: readonly Line[],
   right: readonly Line[],
 ): Block => ({
   height: Math.max(heightOf(left), heightOf(right)),
-  draw: (page, top) => {
-    drawLines(page, left, { x: PAGE.margin, width: HALF_WIDTH }, top);
-    drawLines(
-      page,
-      right,
-      { x: PAGE.margin + HALF_WIDTH + COLUMN_GAP, width: HALF_WIDTH },
-      top,
-    );
-  },
+  draw: (page, top) => drawColumns(page, left, right, FULL_WIDTH, top),
 });

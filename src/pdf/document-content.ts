@@ -1,14 +1,21 @@
+import {
+  changedFields,
+  changesVehicle,
+} from "../domain/documents/changed-fields";
+import { originTimeZone } from "../domain/documents/origin-time-zone";
 import type { DocumentData } from "../schemas/document-request";
 import {
   COLUMN_GAP,
   columnsBlock,
+  drawColumns,
   flowingBlocks,
   HALF_WIDTH,
   linesBlock,
 } from "./blocks";
+import { changeList } from "./field-names";
 import { printable } from "./fonts";
-import { formatMeasure, formatUtcTime, formatWeight } from "./format";
-import type { Messages } from "./i18n";
+import { formatLocalTime, formatMeasure, formatWeight } from "./format";
+import type { DocumentWording, Messages } from "./i18n";
 import {
   drawLines,
   drawText,
@@ -32,10 +39,16 @@ export interface IssuedDocument {
   uuid: string;
   /** Creation time, epoch milliseconds. */
   createdAt: number;
-  /** The document this one corrects, or null for an initial issue. */
-  rectifiesUuid: string | null;
+  /** The version this one corrects, or null for an initial issue. */
+  rectifies: RectifiedVersion | null;
   /** The QR link that downloads the PDF. */
   qrUrl: string;
+}
+
+/** The version a correction rectifies: its data says what the correction changed. */
+export interface RectifiedVersion {
+  uuid: string;
+  data: DocumentData;
 }
 
 /** Printed for an optional item that was not given. */
@@ -45,8 +58,10 @@ const NOT_GIVEN = "—";
  * 41 modules) is 35 mm wide, which a phone reads from paper or a screen.
  */
 const QR_SIZE = 120;
-const SECTION_GAP = 14;
-const FIELD_GAP = 6;
+/** Wider than the code, so that the caption in two languages takes three lines. */
+const CAPTION_WIDTH = 170;
+const SECTION_GAP = 10;
+const FIELD_GAP = 4;
 const HEADING_GAP = 4;
 const BOX_PADDING = 6;
 
@@ -105,18 +120,16 @@ const withCountry = (identifier: string, country: string): string =>
 /** Everything a document prints below the page header, in reading order. */
 export function documentContent(
   document: IssuedDocument,
-  messages: Messages,
+  wording: DocumentWording,
   styles: TextStyles,
 ): Block[] {
+  const messages = wording.printed;
   const write = writer(styles);
   const { data } = document;
   const { shipper, carrier, origin, destination, goods, vehicle } = data;
   const authorization = data.special_authorization;
   return [
-    identificationBlock(document, messages, styles),
-    ...(document.rectifiesUuid
-      ? [rectificationBlock(document.rectifiesUuid, messages, styles)]
-      : []),
+    identificationBlock(document, wording, styles),
     columnsBlock(
       write.section(messages.shipper, [
         [messages.name, shipper.name],
@@ -196,59 +209,111 @@ export function documentContent(
 }
 
 /**
- * Reference, creation time and transport date on the left (the uuid is in
- * every page's header), and the QR code on the right, with its caption.
+ * Reference and transport date, then the time of issue on the left (the
+ * uuid is in every page's header), under them what a correction rectifies,
+ * and the QR code on the right, with its caption under it, flush right.
  */
 function identificationBlock(
   document: IssuedDocument,
-  messages: Messages,
+  wording: DocumentWording,
   styles: TextStyles,
 ): Block {
+  const messages = wording.printed;
   const write = writer(styles);
   const width = CONTENT_WIDTH - QR_SIZE - COLUMN_GAP;
-  const identity = [
-    ...write.field(messages.reference, document.data.reference, width, 0),
-    ...write.field(messages.issuedAt, formatUtcTime(document.createdAt), width),
-    ...write.field(messages.transportDate, document.data.transport_date, width),
-  ];
-  const caption = wrappedLines(messages.qrCaption, styles.small, QR_SIZE);
+  const half = (width - COLUMN_GAP) / 2;
+  const { data } = document;
+  const reference = write.field(messages.reference, data.reference, half, 0);
+  const transportDate = write.field(
+    messages.transportDate,
+    data.transport_date,
+    half,
+    0,
+  );
+  const firstRow = Math.max(heightOf(reference), heightOf(transportDate));
+  const issuedAt = write.field(
+    messages.issuedAt,
+    timeOfIssue(document, messages),
+    width,
+  );
+  const identity = firstRow + heightOf(issuedAt);
+  // Clear of the caption, which reaches under the code further left.
+  const boxWidth = CONTENT_WIDTH - CAPTION_WIDTH - COLUMN_GAP;
+  const box =
+    document.rectifies &&
+    rectificationBox(data, document.rectifies, wording, styles, boxWidth);
+  const left = identity + (box ? SECTION_GAP + box.height : 0);
+  const caption = wrappedLines(messages.qrCaption, styles.small, CAPTION_WIDTH);
   return {
-    height: Math.max(heightOf(identity), QR_SIZE + heightOf(caption)),
+    height: Math.max(left, QR_SIZE + heightOf(caption)),
     draw(page, top) {
-      drawLines(page, identity, { x: PAGE.margin, width }, top);
+      const column = { x: PAGE.margin, width };
+      drawColumns(page, reference, transportDate, column, top);
+      drawLines(page, issuedAt, column, top - firstRow);
+      box?.draw(page, top - identity - SECTION_GAP);
       const qrLeft = PAGE.width - PAGE.margin - QR_SIZE;
       drawQrCode(page, document.qrUrl, { x: qrLeft, top, size: QR_SIZE });
+      const right = PAGE.width - PAGE.margin;
       let bottom = top - QR_SIZE;
       for (const line of caption) {
         bottom -= line.style.leading;
-        const centred = qrLeft + (QR_SIZE - widthIn(line.text, line.style)) / 2;
-        drawText(page, line.text, line.style, centred, bottom);
+        const flushRight = right - widthIn(line.text, line.style);
+        drawText(page, line.text, line.style, flushRight, bottom);
       }
     },
   };
 }
 
-/** A correction says, in a tinted box, which document it rectifies. */
-function rectificationBlock(
-  rectifiesUuid: string,
-  messages: Messages,
+/** The time of issue on the clocks of the place of loading, with their offset. */
+function timeOfIssue(document: IssuedDocument, messages: Messages): string {
+  const zone = originTimeZone(document.data.origin);
+  const zoneName =
+    zone === "Atlantic/Canary" ? messages.canaryTime : messages.peninsularTime;
+  return formatLocalTime(document.createdAt, zone, zoneName);
+}
+
+/**
+ * A correction says, in a tinted box `width` wide at the left margin, which
+ * document it rectifies and which printed fields it changed (a change of
+ * vehicle first: art. 6 g of Orden FOM/2861/2012 asks that it be recorded),
+ * the list in the document's language, then in Spanish.
+ */
+function rectificationBox(
+  data: DocumentData,
+  rectifies: RectifiedVersion,
+  { own, spanish, printed }: DocumentWording,
   styles: TextStyles,
+  width: number,
 ): Block {
-  const lines = wrappedLines(
-    `${messages.rectifies} ${rectifiesUuid}`,
-    styles.emphasis,
-    CONTENT_WIDTH - 2 * BOX_PADDING,
-  );
-  const boxHeight = heightOf(lines) + 2 * BOX_PADDING;
+  const inner = width - 2 * BOX_PADDING;
+  const changes = changedFields(rectifies.data, data);
+  const lines = [
+    ...wrappedLines(
+      `${printed.rectifies} ${rectifies.uuid}`,
+      styles.emphasis,
+      inner,
+    ),
+    ...(changesVehicle(changes)
+      ? wrappedLines(printed.changeOfVehicle, styles.emphasis, inner)
+      : []),
+    ...(changes.length === 0
+      ? wrappedLines(printed.noChanges, styles.value, inner)
+      : [
+          ...wrappedLines(changeList(own, changes), styles.value, inner),
+          ...(spanish
+            ? wrappedLines(changeList(spanish, changes), styles.small, inner)
+            : []),
+        ]),
+  ];
+  const height = heightOf(lines) + 2 * BOX_PADDING;
   return {
-    height: SECTION_GAP + boxHeight,
+    height,
     draw(page, top) {
-      const boxTop = top - SECTION_GAP;
       page.drawRectangle({
         x: PAGE.margin,
-        y: boxTop - boxHeight,
-        width: CONTENT_WIDTH,
-        height: boxHeight,
+        y: top - height,
+        width,
+        height,
         color: COLORS.highlight,
         borderColor: COLORS.accent,
         borderWidth: 0.8,
@@ -256,8 +321,8 @@ function rectificationBlock(
       drawLines(
         page,
         lines,
-        { x: PAGE.margin + BOX_PADDING, width: CONTENT_WIDTH },
-        boxTop - BOX_PADDING,
+        { x: PAGE.margin + BOX_PADDING, width: inner },
+        top - BOX_PADDING,
       );
     },
   };

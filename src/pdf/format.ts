@@ -63,6 +63,57 @@ export function formatWeight(kilograms: string): string {
 export const formatMeasure = (value: string, unit: string): string =>
   `${formatDecimal(value, MEASURE_DECIMALS)} ${unit}`;
 
-/** A creation time as printed: `2026-11-21 12:00:00 UTC`. */
-export const formatUtcTime = (epochMilliseconds: number): string =>
-  `${new Date(epochMilliseconds).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+const MINUTE = 60_000;
+
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock of a time zone, to the minute (built once per zone: building one is slow). */
+function wallClock(timeZone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    clocks.set(timeZone, clock);
+  }
+  return clock;
+}
+
+const twoDigits = (value: number): string => String(value).padStart(2, "0");
+
+/**
+ * A time as the clocks of a time zone showed it, to the minute, with the
+ * zone's offset and its name: `2026-11-23 14:16 (UTC+01:00, hora peninsular)`.
+ * The offset comes from the wall time itself, so it is right on either side
+ * of a change of daylight-saving time.
+ */
+export function formatLocalTime(
+  epochMilliseconds: number,
+  timeZone: string,
+  zoneName: string,
+): string {
+  const minute = Math.floor(epochMilliseconds / MINUTE) * MINUTE;
+  const part = Object.fromEntries(
+    wallClock(timeZone)
+      .formatToParts(minute)
+      .map(({ type, value }) => [type, value]),
+  );
+  const wall = Date.UTC(
+    Number(part.year),
+    Number(part.month) - 1,
+    Number(part.day),
+    Number(part.hour),
+    Number(part.minute),
+  );
+  const offset = (wall - minute) / MINUTE;
+  const sign = offset < 0 ? "-" : "+";
+  const hours = twoDigits(Math.floor(Math.abs(offset) / 60));
+  const minutes = twoDigits(Math.abs(offset) % 60);
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} (UTC${sign}${hours}:${minutes}, ${zoneName})`;
+}

@@ -1,6 +1,6 @@
 import { degrees, type PDFPage } from "@cantoo/pdf-lib";
 import { boldOutline } from "./fonts";
-import type { Messages } from "./i18n";
+import type { DocumentWording } from "./i18n";
 import {
   drawLines,
   drawText,
@@ -25,7 +25,7 @@ const WATERMARK_SIZE = 150;
 
 /** What every page of one document repeats. */
 export interface PageFrame {
-  messages: Messages;
+  wording: DocumentWording;
   styles: TextStyles;
   uuid: string;
   demo: boolean;
@@ -36,7 +36,7 @@ export interface PageFrame {
 export const pageFrame = (frame: Omit<PageFrame, "footer">): PageFrame => ({
   ...frame,
   footer: wrappedLines(
-    frame.messages.legalBasis,
+    frame.wording.printed.legalBasis,
     frame.styles.small,
     CONTENT_WIDTH,
   ),
@@ -49,7 +49,8 @@ export const contentArea = (frame: PageFrame): ContentArea => ({
 });
 
 /**
- * Header (logo, title, "not valid" for a demo, page number, uuid), footer
+ * Header (logo, title with the Spanish title under it, "not valid" for a
+ * demo, page number, uuid), footer
  * (legal basis) and, for a demo, the DEMO watermark, which goes first so
  * that the content prints over it.
  */
@@ -59,7 +60,8 @@ export function drawPageFrame(
   pageNumber: number,
   pageCount: number,
 ): void {
-  const { messages, styles } = frame;
+  const { styles } = frame;
+  const { own, spanish, printed } = frame.wording;
   if (frame.demo) drawWatermark(page);
 
   const top = PAGE.height - PAGE.margin;
@@ -68,9 +70,14 @@ export function drawPageFrame(
   drawLogo(page, left, top, LOGO_SIZE);
 
   const textLeft = left + LOGO_SIZE + GAP;
-  const title = messages.title;
-  const titleBottom = top - styles.title.leading;
-  drawText(page, title, styles.title, textLeft, titleBottom);
+  const title = own.title;
+  let bottom = top - styles.title.leading;
+  drawText(page, title, styles.title, textLeft, bottom);
+  // Under the title rather than beside it: both would not fit with the page number.
+  if (spanish && spanish.title !== title) {
+    bottom -= styles.label.leading;
+    drawText(page, spanish.title, styles.label, textLeft, bottom);
+  }
   if (frame.demo) {
     drawNotValid(
       page,
@@ -81,13 +88,13 @@ export function drawPageFrame(
   }
   drawText(
     page,
-    `${messages.documentId}: ${frame.uuid}`,
+    `${printed.documentId}: ${frame.uuid}`,
     styles.small,
     textLeft,
-    titleBottom - styles.small.leading,
+    bottom - styles.small.leading,
   );
 
-  const pageLabel = `${messages.page} ${pageNumber}/${pageCount}`;
+  const pageLabel = `${printed.page} ${pageNumber}/${pageCount}`;
   drawText(
     page,
     pageLabel,
@@ -133,7 +140,8 @@ function drawNotValid(
   top: number,
 ): void {
   const style = frame.styles.notValid;
-  const text = frame.messages.notValid;
+  // Localized only, as decisions.md lists it.
+  const text = frame.wording.own.notValid;
   const padding = 5;
   const height = style.leading + 2;
   page.drawRectangle({

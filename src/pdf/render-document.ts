@@ -2,16 +2,16 @@ import { PDFDocument } from "@cantoo/pdf-lib";
 import type { DocumentLocale } from "../schemas/document-locale";
 import { documentContent, type IssuedDocument } from "./document-content";
 import { embedDocumentFonts, type FallbackFontFiles } from "./fonts";
-import { CATALOGS, LANGUAGE_TAGS } from "./i18n";
+import { documentWording, LANGUAGE_TAGS } from "./i18n";
 import { finishText } from "./lines";
 import { paginate } from "./page-flow";
 import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
 import { PAGE, textStyles } from "./styles";
 
-export type { IssuedDocument } from "./document-content";
+export type { IssuedDocument, RectifiedVersion } from "./document-content";
 
 export interface DocumentPdfInput extends IssuedDocument {
-  /** The language of the labels; data prints as given. */
+  /** The language of the labels (with the Spanish beside them); data prints as given. */
   locale: DocumentLocale;
   /** A demo document: "not valid" beside the logo, DEMO across every page. */
   demo: boolean;
@@ -33,18 +33,18 @@ const PRODUCER = "DeCA service (pdf-lib)";
 export async function renderDocumentPdf(
   input: DocumentPdfInput,
 ): Promise<DocumentPdf> {
-  const messages = CATALOGS[input.locale];
+  const wording = documentWording(input.locale);
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const styles = textStyles(await embedDocumentFonts(pdf, input.fallbackFonts));
   const frame = pageFrame({
-    messages,
+    wording,
     styles,
     uuid: input.uuid,
     demo: input.demo,
   });
 
   const pages = paginate(
-    documentContent(input, messages, styles),
+    documentContent(input, wording, styles),
     contentArea(frame),
   );
   pages.forEach((blocks, index) => {
@@ -55,7 +55,7 @@ export async function renderDocumentPdf(
   });
 
   const created = new Date(input.createdAt);
-  pdf.setTitle(`${messages.title} ${input.uuid}`, {
+  pdf.setTitle(`${wording.own.title} ${input.uuid}`, {
     showInWindowTitleBar: true,
   });
   pdf.setLanguage(LANGUAGE_TAGS[input.locale]);

@@ -39,7 +39,7 @@ export function textStyles(fonts: DocumentFonts) {
     fallbacks: fonts.fallbacks,
     size,
     color,
-    leading: Math.round(size * 1.3 * 10) / 10,
+    leading: Math.round(size * 1.25 * 10) / 10,
   });
   return {
     title: style(fonts.bold, 16, COLORS.ink),

@@ -14,7 +14,7 @@ import {
 import { widthIn } from "../../src/pdf/styles";
 import type { DocumentData } from "../../src/schemas/document-request";
 import { FULL_DOCUMENT, ISSUE } from "../fixtures/documents";
-import { pageTexts, qpdfCheck, squeezeSpaces } from "./pdf-tools";
+import { pageTexts, checkPdfStructure, squeezeSpaces } from "./pdf-tools";
 
 /** Names and texts in every writing people send, one per printed field. */
 const WORLD_DOCUMENT: DocumentData = {
@@ -91,7 +91,7 @@ describe("characters outside Latin, Greek and Cyrillic", () => {
     const { bytes } = await renderDocumentPdf(
       input(WORLD_DOCUMENT, await fontsFor(WORLD_DOCUMENT)),
     );
-    await qpdfCheck(bytes);
+    await checkPdfStructure(bytes);
     const text = withoutBidiControls((await pageTexts(bytes)).join(" "));
 
     for (const field of textsIn(WORLD_DOCUMENT)) {

@@ -1,10 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  formatMeasure,
-  formatUtcTime,
-  formatWeight,
-} from "../../src/pdf/format";
+import { formatMeasure, formatWeight } from "../../src/pdf/format";
 
 describe("formatWeight", () => {
   it.each([
@@ -64,13 +60,5 @@ describe("formatMeasure", () => {
     expect(formatMeasure("1234.567891", "m³")).toBe("1.234,567891 m³");
     expect(formatMeasure("35.5", "palés")).toBe("35,5 palés");
     expect(formatMeasure("0.000001", "t")).toBe("0,000001 t");
-  });
-});
-
-describe("formatUtcTime", () => {
-  it("prints the creation time to the second, in UTC", () => {
-    expect(formatUtcTime(Date.UTC(2026, 10, 21, 12, 0, 0, 999))).toBe(
-      "2026-11-21 12:00:00 UTC",
-    );
   });
 });

@@ -1,6 +1,11 @@
 import { PDFDocument, PDFName, PDFString } from "@cantoo/pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CATALOGS, MESSAGE_KEYS, type MessageKey } from "../../src/pdf/i18n";
+import {
+  CATALOGS,
+  documentWording,
+  MESSAGE_KEYS,
+  type MessageKey,
+} from "../../src/pdf/i18n";
 import {
   type DocumentPdfInput,
   renderDocumentPdf,
@@ -12,6 +17,7 @@ import {
   ISSUE,
   LONG_DOCUMENT,
   MINIMAL_DOCUMENT,
+  RECTIFIED_VERSION,
 } from "../fixtures/documents";
 import {
   checkPdfStructure,
@@ -84,18 +90,29 @@ function printedItems(data: DocumentData): string[] {
   ].filter((item): item is string => typeof item === "string");
 }
 
-/** Labels that every document prints (the others belong to demos, corrections or the other quantity). */
+/**
+ * Labels that every document from the peninsula prints (the others belong to
+ * demos, corrections, the Canary Islands or the other quantity).
+ */
 const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
   (key): key is MessageKey =>
-    !["notValid", "rectifies", "alternativeMeasure"].includes(key),
+    ![
+      "notValid",
+      "rectifies",
+      "changeOfVehicle",
+      "changes",
+      "noChanges",
+      "canaryTime",
+      "alternativeMeasure",
+    ].includes(key),
 );
 
 describe("the control document in every locale", () => {
   for (const locale of DOCUMENT_LOCALES) {
-    it(`prints every data item and every label in ${locale}`, async () => {
+    it(`prints every data item and every label in ${locale}, with the Spanish beside it, on one page`, async () => {
       const pdf = await renderDocumentPdf(input({ locale }));
       const text = await textOf(pdf.bytes);
-      const messages = CATALOGS[locale];
+      const { own, printed } = documentWording(locale);
 
       for (const item of printedItems(FULL_DOCUMENT)) {
         expect(text).toContain(squeezeSpaces(item));
@@ -105,18 +122,142 @@ describe("the control document in every locale", () => {
       }
       expect(text).toContain("12.345,679 kg");
       expect(text).toContain(ISSUE.uuid);
-      expect(text).toContain("2026-11-21 12:00:00 UTC");
+      expect(text).toContain(
+        `2026-11-21 13:00 (UTC+01:00, ${printed.peninsularTime})`,
+      );
       for (const key of ALWAYS_PRINTED) {
-        expect(text).toContain(squeezeSpaces(messages[key]));
+        expect(text).toContain(squeezeSpaces(own[key]));
+        expect(text).toContain(squeezeSpaces(CATALOGS.es[key]));
       }
-      expect(text).toContain(`${messages.page} 1/1`);
-      expect(text).not.toContain(messages.notValid);
+      expect(text).toContain(`${printed.page} 1/1`);
+      expect(text).not.toContain(own.notValid);
 
       expect(pdf.pages).toBe(1);
       expect(pdf.bytes.length).toBeLessThan(60 * 1024);
       await checkPdfStructure(pdf.bytes);
     });
   }
+});
+
+describe("the languages of a document", () => {
+  it("prints a Spanish document in Spanish only", async () => {
+    const text = await textOf((await renderDocumentPdf(input())).bytes);
+    expect(text).not.toContain(" / ");
+    expect(text).toContain("Peso 12.345,679 kg");
+  });
+
+  it("prints the Spanish after each label of another language, once where they are the same", async () => {
+    const english = await textOf(
+      (await renderDocumentPdf(input({ locale: "en" }))).bytes,
+    );
+    expect(english).toContain("Weight / Peso 12.345,679 kg");
+    expect(english).toContain(
+      "Trailer or semi-trailer registration / Matrícula del remolque o semirremolque",
+    );
+    // The header: the title over the Spanish title, the page number to the right.
+    expect(english).toContain(
+      `Control document Page / Página 1/1 Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid}`,
+    );
+    expect(english).toContain(
+      "2026-11-21 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",
+    );
+    const galician = await textOf(
+      (await renderDocumentPdf(input({ locale: "gl" }))).bytes,
+    );
+    expect(galician).toContain("Peso 12.345,679 kg");
+    expect(galician).toContain("(UTC+01:00, hora peninsular)");
+  });
+});
+
+describe("the time of issue", () => {
+  it("is the time of the Canary Islands for a transport loaded there", async () => {
+    const canary = {
+      ...FULL_DOCUMENT,
+      origin: { ...FULL_DOCUMENT.origin, postal_code: "35008" },
+    };
+    const spanish = await textOf(
+      (await renderDocumentPdf(input({ data: canary }))).bytes,
+    );
+    expect(spanish).toContain("2026-11-21 12:00 (UTC+00:00, hora canaria)");
+    const english = await textOf(
+      (await renderDocumentPdf(input({ data: canary, locale: "en" }))).bytes,
+    );
+    expect(english).toContain(
+      "2026-11-21 12:00 (UTC+00:00, Canary Islands time / hora canaria)",
+    );
+  });
+});
+
+describe("a correction", () => {
+  const correction = (overrides: Partial<DocumentPdfInput> = {}) =>
+    input({ rectifies: RECTIFIED_VERSION, ...overrides });
+
+  it("names the version it rectifies and what changed, a change of vehicle as such, in every locale, on one page", async () => {
+    const english = await textOf(
+      (await renderDocumentPdf(correction({ locale: "en" }))).bytes,
+    );
+    expect(english).toContain(
+      "Change of vehicle (Order FOM/2861/2012, art. 6 g) / Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)",
+    );
+    expect(english).toContain("Changes: Weight; Vehicle registration");
+    for (const locale of DOCUMENT_LOCALES) {
+      const pdf = await renderDocumentPdf(correction({ locale }));
+      const text = await textOf(pdf.bytes);
+      const { own, printed } = documentWording(locale);
+      expect(text).toContain(`${printed.rectifies} ${RECTIFIED_VERSION.uuid}`);
+      expect(text).toContain(squeezeSpaces(printed.changeOfVehicle));
+      expect(text).toContain(
+        squeezeSpaces(
+          `${own.changes}: ${own.weight}; ${own.vehicleRegistration}`,
+        ),
+      );
+      expect(text).toContain("Cambios: Peso; Matrícula del vehículo");
+      expect(text).not.toContain(squeezeSpaces(own.noChanges));
+      expect(pdf.pages).toBe(1);
+    }
+  });
+
+  it("lists the changes in the document's language, then in Spanish", async () => {
+    const movedOrigin = {
+      ...FULL_DOCUMENT,
+      origin: { ...FULL_DOCUMENT.origin, place: "Almacén Sur" },
+    };
+    const text = await textOf(
+      (
+        await renderDocumentPdf(
+          correction({
+            locale: "en",
+            rectifies: { ...RECTIFIED_VERSION, data: movedOrigin },
+          }),
+        )
+      ).bytes,
+    );
+    expect(text).not.toContain("Change of vehicle");
+    expect(text).toContain(
+      "Changes: Origin (place of loading) — Place Cambios: Origen (lugar de carga) — Lugar",
+    );
+  });
+
+  it("says that no data changed when none did", async () => {
+    const unchanged = { ...RECTIFIED_VERSION, data: FULL_DOCUMENT };
+    const english = await textOf(
+      (
+        await renderDocumentPdf(
+          correction({ locale: "en", rectifies: unchanged }),
+        )
+      ).bytes,
+    );
+    expect(english).toContain(
+      "No transport data has changed / Ningún dato del transporte ha cambiado",
+    );
+    expect(english).not.toContain("Changes:");
+    expect(english).not.toContain("Change of vehicle");
+    const spanish = await textOf(
+      (await renderDocumentPdf(correction({ rectifies: unchanged }))).bytes,
+    );
+    expect(spanish).toContain("Ningún dato del transporte ha cambiado");
+    expect(spanish).not.toContain("Cambios:");
+  });
 });
 
 describe("a control document", () => {
@@ -145,23 +286,16 @@ describe("a control document", () => {
     );
     const text = await textOf(pdf.bytes);
 
-    expect(text).toContain("Quantity (other measure) 35,5 m³");
-    expect(text).toContain("Reference —");
-    expect(text).toContain("Observations —");
+    expect(text).toContain(
+      "Quantity (other measure) / Cantidad (otra medida) 35,5 m³",
+    );
+    expect(text).toContain("Reference / Referencia —");
+    expect(text).toContain("Observations / Observaciones —");
     expect(text).toContain("Juan Pérez");
     expect(text).toContain("Finca El Olivar");
     expect(text).toContain("Lorca ES");
     expect(text).not.toContain(" kg");
     await checkPdfStructure(pdf.bytes);
-  });
-
-  it("names the document that a correction rectifies", async () => {
-    const rectifiesUuid = "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b";
-    for (const locale of DOCUMENT_LOCALES) {
-      const pdf = await renderDocumentPdf(input({ locale, rectifiesUuid }));
-      const text = await textOf(pdf.bytes);
-      expect(text).toContain(`${CATALOGS[locale].rectifies} ${rectifiesUuid}`);
-    }
   });
 
   it("marks a demo as not valid, with DEMO across the page", async () => {
@@ -181,7 +315,7 @@ describe("a control document", () => {
   });
 
   it("flows long observations and descriptions onto further pages, each with header, page number, uuid and watermark", async () => {
-    const messages = CATALOGS.fr;
+    const { own, printed } = documentWording("fr");
     const long = input({ data: LONG_DOCUMENT, locale: "fr" });
     const pdf = await renderDocumentPdf({ ...long, demo: true });
     const real = await renderDocumentPdf(long);
@@ -191,11 +325,12 @@ describe("a control document", () => {
     expect(pages).toHaveLength(pdf.pages);
     const frames = pages.map((_, index) => [
       "DEMO",
-      messages.title,
-      messages.notValid,
-      `${messages.page} ${index + 1}/${pdf.pages}`,
-      `${messages.documentId}: ${ISSUE.uuid}`,
-      squeezeSpaces(messages.legalBasis),
+      own.title,
+      own.notValid,
+      CATALOGS.es.title,
+      `${printed.page} ${index + 1}/${pdf.pages}`,
+      `${printed.documentId}: ${ISSUE.uuid}`,
+      squeezeSpaces(printed.legalBasis),
     ]);
     pages.forEach((text, index) => {
       for (const part of frames[index] ?? []) expect(text).toContain(part);

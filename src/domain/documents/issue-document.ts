@@ -9,7 +9,10 @@ import {
   insertPendingPdfObject,
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
-import type { DocumentRequest } from "../../schemas/document-request";
+import type {
+  DocumentData,
+  DocumentRequest,
+} from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoDocumentLimit } from "../demo/demo-limits";
 import { demoSessionLockName } from "../locks";
@@ -71,7 +74,12 @@ async function issueVersion(
     data,
     uuid,
     createdAt,
-    rectifiesUuid: rectifies?.uuid ?? null,
+    rectifies: rectifies
+      ? {
+          uuid: rectifies.uuid,
+          data: JSON.parse(rectifies.data) as DocumentData,
+        }
+      : null,
     qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
     locale: documentLocale,
     demo: environment === "demo",

@@ -14,7 +14,8 @@ export interface RenderRequest {
   data: DocumentData;
   uuid: string;
   createdAt: number;
-  rectifiesUuid: string | null;
+  /** For a correction, the version it rectifies, whose data it is compared with. */
+  rectifies: { uuid: string; data: DocumentData } | null;
   qrUrl: string;
   locale: DocumentLocale;
   demo: boolean;

@@ -1,5 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { changedFields } from "../../../src/domain/documents/changed-fields";
+import {
+  type RectifiedVersion,
+  renderDocumentPdf,
+} from "../../../src/pdf/render-document";
+import { isDocumentLocale } from "../../../src/schemas/document-locale";
+import type { DocumentData } from "../../../src/schemas/document-request";
 import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import {
@@ -192,5 +199,51 @@ describe("PUT /api/v1/documents/{uuid}", () => {
       .bind(original.uuid)
       .first<{ n: number }>();
     expect(rows?.n).toBe(1);
+  });
+});
+
+// The text of a PDF cannot be read inside workerd (no poppler there): this
+// shows that the stored PDF is, byte for byte, the renderer's output for the
+// correction with the version it rectifies, whose printed change list the
+// pdf project reads back (test/pdf/render-document.test.ts, "a correction").
+describe("the PDF of a correction", () => {
+  it("is rendered with the data of the version it rectifies, a plate written otherwise being no change", async () => {
+    const { clock, api, original } = await setup();
+    clock.advance(60_000);
+    const body = corrected();
+    body.vehicle.registration = "5678 dfg";
+    body.vehicle.trailer_registration = "R-1234-BCD";
+    const response = await api.rectify(original.uuid, body);
+    expect(response.status).toBe(200);
+    const correction = (await response.json()) as typeof original;
+    const download = await api.pdf(correction.uuid);
+    expect(download.status).toBe(200);
+    const stored = new Uint8Array(await download.arrayBuffer());
+
+    const locale = correction.document_locale;
+    if (!isDocumentLocale(locale)) throw new Error(`locale ${locale}`);
+    const data = correction.data as DocumentData;
+    const rendered = async (rectifies: RectifiedVersion) =>
+      (
+        await renderDocumentPdf({
+          data,
+          uuid: correction.uuid,
+          createdAt: Date.parse(correction.created_at),
+          rectifies,
+          qrUrl: correction.url,
+          locale,
+          demo: false,
+        })
+      ).bytes;
+    const previous = original.data as DocumentData;
+    expect(changedFields(previous, data)).toEqual([
+      "goods.weight_kg",
+      "vehicle.registration",
+    ]);
+    expect(stored).toEqual(
+      await rendered({ uuid: original.uuid, data: previous }),
+    );
+    // The previous data makes a difference: without a change, another PDF.
+    expect(stored).not.toEqual(await rendered({ uuid: original.uuid, data }));
   });
 });
