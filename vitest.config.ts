@@ -19,6 +19,9 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                // Without a .dev.vars, wrangler lets process.env override the
+                // vars, and vitest sets BASE_URL=/ there (Vite's base path).
+                BASE_URL: "",
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
               },
