@@ -2,12 +2,12 @@ import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { ValidationError } from "../errors";
 import { toErrorItems } from "../schemas/validation-errors";
 import { readJsonObject } from "./json-body";
 
-const invalid = (issues: z.core.$ZodIssue[], input: unknown): ApiError =>
-  ApiError.validation(toErrorItems(issues, input));
+const invalid = (issues: z.core.$ZodIssue[], input: unknown): ValidationError =>
+  new ValidationError(toErrorItems(issues, input));
 
 /**
  * zValidator for a schema of the contract: a failure is the 422 that lists

@@ -18,10 +18,7 @@ export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
       try {
         await bucket.put(objectKey, sealed);
       } catch (error) {
-        throw serviceUnavailable(
-          "The document store could not be reached.",
-          error,
-        );
+        throw serviceUnavailable("pdf_store", error);
       }
     },
     async get(objectKey) {

@@ -3,7 +3,7 @@ import { insertAuditEventIf } from "../../db/audit";
 import { findDocumentByUuid, markDeleted } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
 import { documents } from "../../db/schema";
-import { ApiError, notFound } from "../../errors";
+import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
@@ -18,30 +18,17 @@ import type { DocumentServices } from "./services";
 function refusal(
   document: DocumentRow,
   request: DeleteRequest,
-): ApiError | null {
+): DomainError | null {
   if (!request.confirm_not_delivered) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_DELIVERED",
-      "A document handed to the carrier cannot be deleted.",
-    );
+    return new DomainError("DOCUMENT_ALREADY_DELIVERED");
   }
-  if (!request.confirm_not_used) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_USED",
-      "A document already used for the transport cannot be deleted.",
-    );
-  }
+  if (!request.confirm_not_used)
+    return new DomainError("DOCUMENT_ALREADY_USED");
   if (document.rectifiedByUuid !== null) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_RECTIFIED",
-      "Only the latest version can be deleted; this one has been rectified.",
-    );
+    return new DomainError("DOCUMENT_ALREADY_RECTIFIED");
   }
   if (document.firstQrAccessAt !== null) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_ACCESSED",
-      "The document's QR link has already been used, so it cannot be deleted.",
-    );
+    return new DomainError("DOCUMENT_ALREADY_ACCESSED");
   }
   return null;
 }
@@ -70,10 +57,7 @@ export async function deleteDocument(
       throw notFound();
     }
     if (!inWindow) {
-      throw ApiError.of(
-        "DELETE_WINDOW_EXPIRED",
-        "A document can be deleted only within 2 hours of its creation.",
-      );
+      throw new DomainError("DELETE_WINDOW_EXPIRED");
     }
     const refused = refusal(document, request);
     if (refused) throw refused;

@@ -9,10 +9,9 @@ import {
   insertPendingPdfObject,
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
-import { ApiError } from "../../errors";
+import { DomainError, ValidationError } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
-import { demoDocumentLimit } from "../demo/demo-limits";
 import { demoSessionLockName } from "../locks";
 import { sha256Hex } from "../sha256";
 import { qrUrl } from "./links";
@@ -24,8 +23,8 @@ export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
 /** Spec 8: a stored PDF is at most 5 MB (decimal, so within either reading). */
 export const MAX_PDF_BYTES = 5_000_000;
 
-const documentTooLarge = (): ApiError =>
-  ApiError.validation([
+const documentTooLarge = (): ValidationError =>
+  new ValidationError([
     {
       field: null,
       code: "DOCUMENT_TOO_LARGE",
@@ -59,7 +58,9 @@ export function issueDocument(
         credential.id,
       );
       if (issued >= services.demo.documentsPerToken) {
-        throw demoDocumentLimit(services.demo.documentsPerToken);
+        throw new DomainError("DEMO_DOCUMENT_LIMIT", {
+          limit: services.demo.documentsPerToken,
+        });
       }
       return issueVersion(services, credential, request, rectifies);
     },
