@@ -1,8 +1,5 @@
-import { sql } from "drizzle-orm";
-import { insertAuditEventIf } from "../../db/audit";
 import { findDocumentByUuid, markDeleted } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
-import { documents } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
@@ -62,25 +59,14 @@ export async function deleteDocument(
     const refused = refusal(document, request);
     if (refused) throw refused;
 
-    const [deleted] = await services.db.batch([
-      markDeleted(services.db, document.uuid, {
-        at: now,
-        reason: request.reason,
-      }),
-      insertAuditEventIf(
-        services.db,
-        {
-          documentUuid: document.uuid,
-          type: "deleted",
-          credentialId: credential.id,
-          requestId: services.requestId,
-          occurredAt: now,
-        },
-        sql`${documents.deletedAt} = ${now}`,
-      ),
-    ]);
+    const deleted = await markDeleted(services.db, document.uuid, {
+      at: now,
+      reason: request.reason,
+      credentialId: credential.id,
+      requestId: services.requestId,
+    });
     // A QR access may have landed between the read and the write.
-    if (deleted.length === 0) {
+    if (!deleted) {
       const current = await findDocumentByUuid(services.db, document.uuid);
       throw (current && refusal(current, request)) ?? notFound();
     }
