@@ -4,10 +4,6 @@ import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
 
-// vitest puts Vite's BASE_URL ("/") in its environment, which npm start would
-// take for the service's own.
-const { BASE_URL: _viteBaseUrl, ...inherited } = process.env;
-
 export interface CommandResult {
   code: number;
   stdout: string;
@@ -55,7 +51,9 @@ const spawnStart = (
   vars: Record<string, string>,
 ): ChildProcess =>
   spawn("npm", ["start", "--", "--persist-to", persistTo], {
-    env: { ...inherited, ...vars, PORT: String(port) },
+    // vitest puts Vite's BASE_URL ("/") in its environment, which npm start
+    // would take for the service's own; empty is wrangler.toml's.
+    env: { ...process.env, BASE_URL: "", ...vars, PORT: String(port) },
     detached: true,
   });
 
