@@ -1,11 +1,15 @@
 // `npm start`: the service on local D1, R2 and Durable Objects. Generates
-// .dev.vars on first start, applies migrations, makes sure a development key
-// exists and prints it, then runs `wrangler dev`.
+// .dev.vars on first start, checks the configuration (wrangler.toml's vars,
+// .dev.vars, and any var set in the environment, which overrides both),
+// applies migrations, makes sure a development key exists and prints it,
+// then runs `wrangler dev`.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, parseEnv } from "node:util";
+import { unstable_readConfig } from "wrangler";
+import { ConfigError, readConfig } from "../src/config";
 import { isActiveCredential, issueKey } from "./lib/credentials";
 import { applyMigrations, type DatabaseTarget } from "./lib/d1";
 import { newKeyring } from "./lib/keyring";
@@ -30,6 +34,25 @@ async function ensureDevVars(): Promise<void> {
     { mode: 0o600 },
   );
   console.error(`Generated ${DEV_VARS} with new local keyrings.`);
+}
+
+/**
+ * The vars `wrangler dev` will give the Worker, checked as the Worker checks
+ * them; `overrides` are the ones this process's environment sets.
+ */
+async function checkedVars(): Promise<Record<string, string>> {
+  const declared = unstable_readConfig(
+    { config: "wrangler.toml" },
+    { hideWarnings: true },
+  ).vars;
+  const overrides: Record<string, string> = {};
+  for (const name of Object.keys(declared)) {
+    const value = process.env[name];
+    if (value !== undefined) overrides[name] = value;
+  }
+  const secrets = parseEnv(await readFile(DEV_VARS, "utf8"));
+  readConfig({ ...declared, ...secrets, ...overrides });
+  return overrides;
 }
 
 /** The development key, kept beside the local database so that both go together. */
@@ -61,6 +84,14 @@ async function main(): Promise<void> {
   const port = process.env.PORT ?? "8787";
 
   await ensureDevVars();
+  let overrides: Record<string, string>;
+  try {
+    overrides = await checkedVars();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`npm start: ${error.message}`);
+    process.exit(1);
+  }
   await applyMigrations(target);
   await uploadFonts(target);
   const credential = await ensureDevCredential(target, stateDir);
@@ -83,6 +114,10 @@ async function main(): Promise<void> {
       "--persist-to",
       stateDir,
       "--show-interactive-dev-session=false",
+      ...Object.entries(overrides).flatMap(([name, value]) => [
+        "--var",
+        `${name}:${value}`,
+      ]),
     ],
     {
       stdio: "inherit",

@@ -1,31 +1,51 @@
-// The one error model of the API: every failure becomes an ApiError and every
-// ApiError becomes the body of spec 2.15, `{errors: [{field, code, message}]}`.
+// The one error model of the API: every failure is a DomainError (one code
+// and the facts behind it) or a ValidationError (the 422 list), and the HTTP
+// layer's catalog (src/http/error-catalog.ts) turns it into the body of spec
+// 2.15, `{errors: [{field, code, message}]}`, with its status and headers.
 
-const STATUS_BY_CODE = {
-  MALFORMED_JSON: 400,
-  UNAUTHENTICATED: 401,
-  IP_NOT_ALLOWED: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  REFERENCE_CONFLICT: 409,
-  DOCUMENT_WINDOW_EXPIRED: 409,
-  DOCUMENT_ALREADY_RECTIFIED: 409,
-  DELETE_WINDOW_EXPIRED: 409,
-  DOCUMENT_ALREADY_DELIVERED: 409,
-  DOCUMENT_ALREADY_USED: 409,
-  DOCUMENT_ALREADY_ACCESSED: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  DEMO_RATE_LIMITED: 429,
-  DEMO_DOCUMENT_LIMIT: 429,
-  INTERNAL_ERROR: 500,
-  SERVICE_UNAVAILABLE: 503,
-  DEMO_UNAVAILABLE: 503,
-} as const;
+/**
+ * The facts each code's message and headers are made of; the catalog words
+ * them. A code with nothing to add has none.
+ */
+export interface ErrorFacts {
+  MALFORMED_JSON: NoFacts;
+  UNAUTHENTICATED: NoFacts;
+  IP_NOT_ALLOWED: NoFacts;
+  NOT_FOUND: NoFacts;
+  METHOD_NOT_ALLOWED: { method: string; allowed: string[] };
+  REFERENCE_CONFLICT: NoFacts;
+  DOCUMENT_WINDOW_EXPIRED: NoFacts;
+  DOCUMENT_ALREADY_RECTIFIED: NoFacts;
+  DELETE_WINDOW_EXPIRED: NoFacts;
+  DOCUMENT_ALREADY_DELIVERED: NoFacts;
+  DOCUMENT_ALREADY_USED: NoFacts;
+  DOCUMENT_ALREADY_ACCESSED: NoFacts;
+  PAYLOAD_TOO_LARGE: { maxBytes: number };
+  UNSUPPORTED_MEDIA_TYPE: NoFacts;
+  /** `retryAfterMs`: how long until the request would be allowed. */
+  RATE_LIMITED: { retryAfterMs: number };
+  DEMO_RATE_LIMITED: { retryAfterMs: number };
+  /** `limit`: the documents a demo session may issue in all. */
+  DEMO_DOCUMENT_LIMIT: { limit: number };
+  INTERNAL_ERROR: { requestId: string };
+  /** `dependency`: what could not be reached, or was busy; `retryAfterMs`: when to try again. */
+  SERVICE_UNAVAILABLE: {
+    dependency: UnavailableDependency;
+    retryAfterMs: number;
+  };
+  DEMO_UNAVAILABLE: NoFacts;
+}
 
-export type ErrorCode = keyof typeof STATUS_BY_CODE;
-export type ErrorStatus = (typeof STATUS_BY_CODE)[ErrorCode] | 422;
+type NoFacts = Record<never, never>;
+
+export type ErrorCode = keyof ErrorFacts;
+
+/** The storage a request may find unreachable or busy (503). */
+export type UnavailableDependency =
+  | "pdf_store"
+  | "font_store"
+  | "lock"
+  | "rate_limiter";
 
 /** Codes of a 422 answer; each names what is wrong with one field. */
 export type ValidationCode =
@@ -57,86 +77,61 @@ export interface ErrorBody {
   errors: ErrorItem[];
 }
 
-export class ApiError extends Error {
-  readonly status: ErrorStatus;
-  readonly items: ErrorItem[];
-  readonly headers: Record<string, string>;
+interface ErrorOptions {
+  /** The field the error is about, when one is. */
+  field?: string | null;
+  /** The failure behind it, logged with the request id. */
+  cause?: unknown;
+}
+
+type DetailsOf<Code extends ErrorCode> = ErrorFacts[Code] & ErrorOptions;
+
+/** A refusal or failure with one code; what the caller reads comes from the catalog. */
+export class DomainError<Code extends ErrorCode = ErrorCode> extends Error {
+  readonly code: Code;
+  readonly field: string | null;
+  readonly facts: ErrorFacts[Code];
 
   constructor(
-    status: ErrorStatus,
-    items: ErrorItem[],
-    headers: Record<string, string> = {},
-    cause?: unknown,
+    code: Code,
+    ...[details]: NoFacts extends ErrorFacts[Code]
+      ? [details?: DetailsOf<Code>]
+      : [details: DetailsOf<Code>]
   ) {
-    super(items.map((item) => `${item.code}: ${item.message}`).join("; "), {
-      cause,
-    });
-    this.name = "ApiError";
-    this.status = status;
-    this.items = items;
-    this.headers = headers;
-  }
-
-  /** An error with one code, whose status follows from the code. */
-  static of(
-    code: ErrorCode,
-    message: string,
-    options: {
-      field?: string | null;
-      headers?: Record<string, string>;
-      /** The failure behind a 5xx, logged with the request id. */
-      cause?: unknown;
-    } = {},
-  ): ApiError {
-    return new ApiError(
-      STATUS_BY_CODE[code],
-      [{ field: options.field ?? null, code, message }],
-      options.headers,
-      options.cause,
-    );
-  }
-
-  /** A 422 listing every validation error at once. */
-  static validation(items: ErrorItem[]): ApiError {
-    return new ApiError(422, items);
-  }
-
-  get body(): ErrorBody {
-    return { errors: this.items };
+    const { field = null, cause, ...facts } = details ?? {};
+    super(code, { cause });
+    this.name = "DomainError";
+    this.code = code;
+    this.field = field;
+    this.facts = facts as ErrorFacts[Code];
   }
 }
 
-export const notFound = (): ApiError =>
-  ApiError.of("NOT_FOUND", "The requested resource does not exist.");
+/** A 422 listing every validation error at once. */
+export class ValidationError extends Error {
+  readonly items: ErrorItem[];
 
-export const unauthenticated = (): ApiError =>
-  ApiError.of(
-    "UNAUTHENTICATED",
-    "A valid API key is required: send it as `Authorization: Bearer <key>`.",
-    { headers: { "WWW-Authenticate": "Bearer" } },
-  );
+  constructor(items: ErrorItem[]) {
+    super(items.map((item) => `${item.code}: ${item.message}`).join("; "));
+    this.name = "ValidationError";
+    this.items = items;
+  }
+}
 
-export const internalError = (requestId: string): ApiError =>
-  ApiError.of(
-    "INTERNAL_ERROR",
-    `An unexpected error occurred. Quote request id ${requestId} when contacting support.`,
-  );
+export const notFound = (): DomainError => new DomainError("NOT_FOUND");
 
-// Seconds a client waits before retrying after an outage: long enough for a
+// How long a client waits before retrying after an outage: long enough for a
 // Durable Object or R2 to come back, short enough for a haulier waiting on
 // a document.
-const OUTAGE_RETRY_AFTER_SECONDS = 5;
+const OUTAGE_RETRY_AFTER_MS = 5_000;
 
 /** A dependency the request needs could not be reached; a retry may succeed. */
 export const serviceUnavailable = (
-  message: string,
+  dependency: UnavailableDependency,
   cause?: unknown,
-): ApiError =>
-  ApiError.of(
-    "SERVICE_UNAVAILABLE",
-    `${message} Retry in ${OUTAGE_RETRY_AFTER_SECONDS} seconds.`,
-    {
-      cause,
-      headers: { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) },
-    },
-  );
+): DomainError =>
+  new DomainError("SERVICE_UNAVAILABLE", {
+    dependency,
+    retryAfterMs: OUTAGE_RETRY_AFTER_MS,
+    cause,
+  });

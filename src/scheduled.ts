@@ -1,25 +1,16 @@
-import type { Clock } from "./clock";
-import { openDatabase } from "./db/client";
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
-import { parseKeyring } from "./storage/keyring";
-import { createPdfStore } from "./storage/pdf-store";
+import type { AppDependencies } from "./env";
+import { createServices } from "./services";
 
 /**
  * The cron work of wrangler.toml's `[triggers]`: removing expired demo
  * sessions and the PDFs of issues that never committed.
  */
 export const createScheduledHandler =
-  (dependencies: { clock: Clock }): ExportedHandlerScheduledHandler<Env> =>
+  (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
   async (_controller, env) => {
-    const services = {
-      db: openDatabase(env.DB),
-      clock: dependencies.clock,
-      pdfs: createPdfStore(
-        env.PDFS,
-        parseKeyring(env.PDF_KEYRING, "PDF_KEYRING"),
-      ),
-    };
+    const services = createServices(env, dependencies);
     const report = await purgeExpiredDemoSessions(services);
     const orphanPdfs = await sweepOrphanPdfs(services);
     console.log(

@@ -1,10 +1,7 @@
-import {
-  generateApiKey,
-  hashApiKey,
-  keyDisplayParts,
-} from "../../src/domain/api-keys";
+import { newCredential } from "../../src/domain/api-keys";
 import { newId } from "../../src/domain/random";
-import { type DatabaseTarget, executeSql, sqlLiteral as q } from "./d1";
+import { type DatabaseTarget, executeSql } from "./d1";
+import { issueKeySql, sqlLiteral as q } from "./sql";
 
 export interface IssueKeyOptions {
   organization: string;
@@ -29,32 +26,24 @@ export async function issueKey(
   target: DatabaseTarget,
   options: IssueKeyOptions,
 ): Promise<IssuedKey> {
-  const key = generateApiKey(options.environment);
-  const { prefix, lastFour } = keyDisplayParts(key);
-  const credentialId = newId("cred");
-  const now = Date.now();
-  const org = q(options.organization);
-  const localeUpdate = options.locale
-    ? `DO UPDATE SET document_locale = excluded.document_locale`
-    : "DO NOTHING";
+  const { key, row } = await newCredential({
+    // Used only if the organization is new.
+    organizationId: newId("org"),
+    environment: options.environment,
+    createdAt: Date.now(),
+    allowedIps: options.allowedIps,
+    rateLimitPerMinute: options.rateLimitPerMinute,
+  });
   const results = await executeSql(
     target,
-    `INSERT INTO organizations (id, name, document_locale, created_at)
-       VALUES (${q(newId("org"))}, ${org}, ${q(options.locale ?? "es")}, ${now})
-       ON CONFLICT (name) ${localeUpdate};
-     INSERT INTO credentials (id, organization_id, environment, key_hash, key_prefix,
-         key_last_four, allowed_ips, rate_limit_per_minute, created_at)
-       SELECT ${q(credentialId)}, id, ${q(options.environment)}, ${q(await hashApiKey(key))},
-         ${q(prefix)}, ${q(lastFour)}, ${q(JSON.stringify(options.allowedIps))},
-         ${q(options.rateLimitPerMinute ?? null)}, ${now}
-       FROM organizations WHERE name = ${org};
-     SELECT organization_id FROM credentials WHERE id = ${q(credentialId)};`,
+    `${issueKeySql(row, { name: options.organization, locale: options.locale })}
+     SELECT organization_id FROM credentials WHERE id = ${q(row.id)};`,
   );
   const organizationId = results[2]?.[0]?.organization_id;
   if (typeof organizationId !== "string") {
     throw new Error("the credential was not created");
   }
-  return { key, credential_id: credentialId, organization_id: organizationId };
+  return { key, credential_id: row.id, organization_id: organizationId };
 }
 
 /** Revokes a credential; false when there is no such unrevoked credential. */

@@ -43,7 +43,7 @@ export async function applyMigrations(target: DatabaseTarget): Promise<void> {
 /**
  * Runs a SQL script (statements separated by `;`) and returns the rows of each
  * statement. wrangler takes no bound parameters, so values are inlined with
- * `sqlLiteral`.
+ * `sqlLiteral` (sql.ts).
  */
 export async function executeSql(
   target: DatabaseTarget,
@@ -69,15 +69,4 @@ export async function executeSql(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** A SQLite literal: NULL, a number, or a string with its quotes doubled. */
-export function sqlLiteral(value: string | number | null): string {
-  if (value === null) return "NULL";
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value))
-      throw new Error(`not an integer: ${value}`);
-    return String(value);
-  }
-  return `'${value.replaceAll("'", "''")}'`;
 }

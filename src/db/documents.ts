@@ -9,7 +9,9 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import { insertAuditEvent, insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
+import { deletePendingPdfObject } from "./pending-pdf-objects";
 import {
   type DocumentRow,
   documents,
@@ -81,7 +83,7 @@ export async function listDocumentSummaries(
   return { rows, total: totals[0]?.total ?? 0 };
 }
 
-export type NewDocumentRow = typeof documents.$inferInsert;
+type NewDocumentRow = typeof documents.$inferInsert;
 
 /** A credential's own document by uuid, whatever its state or age. */
 export const findOwnDocumentByUuid = (
@@ -145,7 +147,7 @@ export async function findDocumentByReference(
 }
 
 /** The statements that make a new document visible, to run in one batch. */
-export function insertDocumentStatements(db: Database, row: NewDocumentRow) {
+function insertDocumentStatements(db: Database, row: NewDocumentRow) {
   const statements = [db.insert(documents).values(row)] as const;
   if (row.reference === null || row.reference === undefined) return statements;
   return [
@@ -162,47 +164,115 @@ export function insertDocumentStatements(db: Database, row: NewDocumentRow) {
 }
 
 /** Links a version to its correction; matches nothing once it is rectified. */
-export const markRectified = (
-  db: Database,
-  uuid: string,
-  correctionUuid: string,
-) =>
+const markRectified = (db: Database, uuid: string, correctionUuid: string) =>
   db
     .update(documents)
     .set({ rectifiedByUuid: correctionUuid })
     .where(and(eq(documents.uuid, uuid), isNull(documents.rectifiedByUuid)));
 
 /**
- * Deletes logically, only while the document may still be deleted: not yet
- * deleted, rectified or accessed through its QR link.
+ * Makes an issued version visible in one batch: the document, its reference
+ * reservation and its "issued" event, the version it corrects marked
+ * "rectified", and the note of its pending PDF cleared.
  */
-export const markDeleted = (
+export async function commitIssuedDocument(
+  db: Database,
+  row: DocumentRow,
+  rectifiesUuid: string | null,
+  by: { credentialId: string; requestId: string },
+): Promise<void> {
+  const event = { ...by, occurredAt: row.createdAt };
+  await db.batch([
+    deletePendingPdfObject(db, row.pdfObjectKey),
+    ...insertDocumentStatements(db, row),
+    insertAuditEvent(db, { ...event, documentUuid: row.uuid, type: "issued" }),
+    ...(rectifiesUuid
+      ? [
+          markRectified(db, rectifiesUuid, row.uuid),
+          insertAuditEvent(db, {
+            ...event,
+            documentUuid: rectifiesUuid,
+            type: "rectified",
+          }),
+        ]
+      : []),
+  ]);
+}
+
+/**
+ * Deletes logically, with its "deleted" event, only while the document may
+ * still be deleted: not yet deleted, rectified or accessed through its QR
+ * link. False when it no longer may.
+ */
+export async function markDeleted(
   db: Database,
   uuid: string,
-  deletion: { at: number; reason: string },
-) =>
-  db
-    .update(documents)
-    .set({ deletedAt: deletion.at, deleteReason: deletion.reason })
-    .where(
-      and(
-        eq(documents.uuid, uuid),
-        isNull(documents.deletedAt),
-        isNull(documents.rectifiedByUuid),
-        isNull(documents.firstQrAccessAt),
-      ),
-    )
-    .returning({ uuid: documents.uuid });
+  deletion: {
+    at: number;
+    reason: string;
+    credentialId: string;
+    requestId: string;
+  },
+): Promise<boolean> {
+  const [deleted] = await db.batch([
+    db
+      .update(documents)
+      .set({ deletedAt: deletion.at, deleteReason: deletion.reason })
+      .where(
+        and(
+          eq(documents.uuid, uuid),
+          isNull(documents.deletedAt),
+          isNull(documents.rectifiedByUuid),
+          isNull(documents.firstQrAccessAt),
+        ),
+      )
+      .returning({ uuid: documents.uuid }),
+    insertAuditEventIf(
+      db,
+      {
+        documentUuid: uuid,
+        type: "deleted",
+        credentialId: deletion.credentialId,
+        requestId: deletion.requestId,
+        occurredAt: deletion.at,
+      },
+      sql`${documents.deletedAt} = ${deletion.at}`,
+    ),
+  ]);
+  return deleted.length > 0;
+}
 
-/** Records a QR access on a document that is not deleted; the first one stays. */
-export const markQrAccessed = (db: Database, uuid: string, at: number) =>
-  db
-    .update(documents)
-    .set({
-      firstQrAccessAt: sql`coalesce(${documents.firstQrAccessAt}, ${at})`,
-    })
-    .where(and(eq(documents.uuid, uuid), isNull(documents.deletedAt)))
-    .returning({ uuid: documents.uuid });
+/**
+ * Records a QR access, with its event, on a document that is not deleted;
+ * the first access time stays. False when the document is deleted.
+ */
+export async function recordQrAccess(
+  db: Database,
+  uuid: string,
+  access: { at: number; requestId: string },
+): Promise<boolean> {
+  const [accessed] = await db.batch([
+    db
+      .update(documents)
+      .set({
+        firstQrAccessAt: sql`coalesce(${documents.firstQrAccessAt}, ${access.at})`,
+      })
+      .where(and(eq(documents.uuid, uuid), isNull(documents.deletedAt)))
+      .returning({ uuid: documents.uuid }),
+    insertAuditEventIf(
+      db,
+      {
+        documentUuid: uuid,
+        type: "qr_accessed",
+        credentialId: null,
+        requestId: access.requestId,
+        occurredAt: access.at,
+      },
+      sql`${documents.deletedAt} IS NULL`,
+    ),
+  ]);
+  return accessed.length > 0;
+}
 
 /** Every version a credential ever issued, deleted ones included. */
 export async function countDocumentsOfCredential(

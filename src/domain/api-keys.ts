@@ -1,5 +1,5 @@
-import type { Environment } from "../db/schema";
-import { randomBase62 } from "./random";
+import type { CredentialRow, Environment } from "../db/schema";
+import { newId, randomBase62 } from "./random";
 import { sha256Hex } from "./sha256";
 
 // decisions.md: `sk_<environment>_` followed by at least 32 random base62
@@ -27,4 +27,45 @@ export function keyDisplayParts(key: string): {
   const environment = environmentOfKey(key);
   if (!environment) throw new Error("not an API key");
   return { prefix: `sk_${environment}_`, lastFour: key.slice(-4) };
+}
+
+/** What a new credential is: whose, where, and the limits it is given. */
+export interface CredentialTerms {
+  organizationId: string;
+  environment: Environment;
+  createdAt: number;
+  allowedIps?: string[];
+  rateLimitPerMinute?: number | null;
+  /** Demo tokens only: end of the session and the IP it is bound to. */
+  expiresAt?: number | null;
+  requesterIp?: string | null;
+}
+
+/**
+ * A new key and the credential row that stands for it: the one way a
+ * credential is made, by the key tool, the demo and the tests. The row keeps
+ * only the key's hash, prefix and last four characters; the key is shown once.
+ */
+export async function newCredential(
+  terms: CredentialTerms,
+): Promise<{ key: string; row: CredentialRow }> {
+  const key = generateApiKey(terms.environment);
+  const { prefix, lastFour } = keyDisplayParts(key);
+  return {
+    key,
+    row: {
+      id: newId("cred"),
+      organizationId: terms.organizationId,
+      environment: terms.environment,
+      keyHash: await hashApiKey(key),
+      keyPrefix: prefix,
+      keyLastFour: lastFour,
+      allowedIps: terms.allowedIps ?? [],
+      rateLimitPerMinute: terms.rateLimitPerMinute ?? null,
+      createdAt: terms.createdAt,
+      revokedAt: null,
+      expiresAt: terms.expiresAt ?? null,
+      requesterIp: terms.requesterIp ?? null,
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { findCredentialByKeyHash } from "../db/credentials";
 import type { Environment } from "../db/schema";
-import { ApiError, unauthenticated } from "../errors";
+import { DomainError } from "../errors";
 import {
   type DocumentLocale,
   isDocumentLocale,
@@ -21,12 +21,6 @@ export interface Credential {
   documentLocale: DocumentLocale;
 }
 
-const ipNotAllowed = (): ApiError =>
-  ApiError.of(
-    "IP_NOT_ALLOWED",
-    "This API key may not be used from the IP address of this request.",
-  );
-
 /**
  * Resolves an API key to its credential: 401 for a missing, malformed,
  * unknown, revoked or expired key; 403 when the caller's IP is not allowed.
@@ -38,7 +32,7 @@ export async function authenticate(
   clientIp: string,
 ): Promise<Credential> {
   const environment = key ? environmentOfKey(key) : null;
-  if (!key || !environment) throw unauthenticated();
+  if (!key || !environment) throw new DomainError("UNAUTHENTICATED");
 
   const keyHash = await hashApiKey(key);
   const row = await findCredentialByKeyHash(db, keyHash);
@@ -49,12 +43,12 @@ export async function authenticate(
     row.revokedAt !== null ||
     (row.expiresAt !== null && clock.now() >= row.expiresAt)
   ) {
-    throw unauthenticated();
+    throw new DomainError("UNAUTHENTICATED");
   }
 
   const allowed = row.requesterIp ? [row.requesterIp] : row.allowedIps;
   if (allowed.length > 0 && !allowed.includes(clientIp)) {
-    throw ipNotAllowed();
+    throw new DomainError("IP_NOT_ALLOWED");
   }
 
   return {

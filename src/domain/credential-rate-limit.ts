@@ -1,7 +1,6 @@
-import { ApiError } from "../errors";
+import { DomainError } from "../errors";
 import type { Credential } from "./authenticate";
 import type { DocumentServices } from "./documents/services";
-import { retryAfterSeconds } from "./rate-limits";
 
 /** Requests a minute of a credential without a limit of its own (decisions.md). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 300;
@@ -10,7 +9,7 @@ const MINUTE_MS = 60_000;
 
 /**
  * Counts one request of a real credential on its sliding minute: 429
- * RATE_LIMITED with the seconds until it would be allowed when its limit
+ * RATE_LIMITED with the time until it would be allowed when its limit
  * (its own, or the default) is reached.
  */
 export async function enforceCredentialRateLimit(
@@ -29,11 +28,8 @@ export async function enforceCredentialRateLimit(
     ],
   );
   if (!decision.allowed) {
-    const seconds = retryAfterSeconds(decision.retryAfterMs);
-    throw ApiError.of(
-      "RATE_LIMITED",
-      `Too many requests with this API key; retry in ${seconds} seconds.`,
-      { headers: { "Retry-After": String(seconds) } },
-    );
+    throw new DomainError("RATE_LIMITED", {
+      retryAfterMs: decision.retryAfterMs,
+    });
   }
 }

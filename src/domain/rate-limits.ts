@@ -18,7 +18,3 @@ export interface RateLimits {
     limits: RateLimit[],
   ): Promise<RateDecision>;
 }
-
-/** Whole seconds for `Retry-After`: rounded up, and never 0 ("retry now" while refused). */
-export const retryAfterSeconds = (retryAfterMs: number): number =>
-  Math.max(1, Math.ceil(retryAfterMs / 1000));

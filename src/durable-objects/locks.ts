@@ -1,15 +1,9 @@
 import type { Locks } from "../domain/locks";
-import { type ApiError, serviceUnavailable } from "../errors";
+import { serviceUnavailable } from "../errors";
 import type { ReferenceLock } from "./reference-lock";
 
 // Longer than any issuing step takes; a caller waiting longer gets a 503.
 const WAIT_MS = 15_000;
-
-const lockUnavailable = (cause?: unknown): ApiError =>
-  serviceUnavailable(
-    "The service is busy with another request for the same document or reference.",
-    cause,
-  );
 
 /** Locks held in ReferenceLock Durable Objects, one object per lock name. */
 export function durableObjectLocks(
@@ -22,9 +16,9 @@ export function durableObjectLocks(
       try {
         token = await lock.acquire(WAIT_MS);
       } catch (error) {
-        throw lockUnavailable(error);
+        throw serviceUnavailable("lock", error);
       }
-      if (token === null) throw lockUnavailable();
+      if (token === null) throw serviceUnavailable("lock");
       try {
         return await work();
       } finally {

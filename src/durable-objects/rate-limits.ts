@@ -16,7 +16,7 @@ export const durableObjectRateLimits = (
         .get(namespace.idFromName(key))
         .consume(counter, now, limits);
     } catch (error) {
-      throw serviceUnavailable("The rate limiter could not be reached.", error);
+      throw serviceUnavailable("rate_limiter", error);
     }
   },
 });

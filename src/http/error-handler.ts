@@ -1,15 +1,33 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
-import { ApiError, internalError, notFound } from "../errors";
+import {
+  DomainError,
+  type ErrorBody,
+  notFound,
+  ValidationError,
+} from "../errors";
+import { answerTo } from "./error-catalog";
 
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
-  return c.json(error.body, error.status, error.headers);
+function errorResponse(c: Context<AppEnv>, error: DomainError): Response {
+  const { status, item, headers } = answerTo(error);
+  return json(c, { errors: [item] }, status, headers);
 }
+
+const json = (
+  c: Context<AppEnv>,
+  body: ErrorBody,
+  status: ContentfulStatusCode,
+  headers: Record<string, string> = {},
+): Response => c.json(body, status, headers);
 
 /** Maps every failure, ours or Hono's, into the contract's error body. */
 export const handleError: ErrorHandler<AppEnv> = (error, c) => {
-  if (error instanceof ApiError) {
+  if (error instanceof ValidationError) {
+    return json(c, { errors: error.items }, 422);
+  }
+  if (error instanceof DomainError) {
     if (error.cause instanceof Error) logFailure(c, error.cause);
     return errorResponse(c, error);
   }
@@ -17,7 +35,10 @@ export const handleError: ErrorHandler<AppEnv> = (error, c) => {
     return errorResponse(c, notFound());
   }
   logFailure(c, error);
-  return errorResponse(c, internalError(c.get("requestId")));
+  return errorResponse(
+    c,
+    new DomainError("INTERNAL_ERROR", { requestId: c.get("requestId") }),
+  );
 };
 
 /** The stack goes to the log, keyed by request id, never to the caller. */
@@ -41,9 +62,8 @@ export const handleMethodNotAllowed = (
 ): Response =>
   errorResponse(
     c,
-    ApiError.of(
-      "METHOD_NOT_ALLOWED",
-      `This path does not support ${c.req.method}; it supports ${methods.join(", ")}.`,
-      { headers: { Allow: methods.join(", ") } },
-    ),
+    new DomainError("METHOD_NOT_ALLOWED", {
+      method: c.req.method,
+      allowed: methods,
+    }),
   );

@@ -1,15 +1,9 @@
-import { ApiError } from "../errors";
+import { DomainError } from "../errors";
 
 const JSON_MEDIA_TYPE = "application/json";
 
-const tooLarge = (maxBytes: number): ApiError =>
-  ApiError.of(
-    "PAYLOAD_TOO_LARGE",
-    `The request body exceeds the limit of ${maxBytes} bytes.`,
-  );
-
-const malformed = (message: string): ApiError =>
-  ApiError.of("MALFORMED_JSON", message);
+const tooLarge = (maxBytes: number): DomainError =>
+  new DomainError("PAYLOAD_TOO_LARGE", { maxBytes });
 
 function isJsonMediaType(contentType: string | null): boolean {
   const mediaType = contentType?.split(";", 1)[0]?.trim().toLowerCase();
@@ -29,10 +23,7 @@ export async function readJsonObject(
   const body = request.body;
   if (body && !isJsonMediaType(request.headers.get("Content-Type"))) {
     await body.cancel();
-    throw ApiError.of(
-      "UNSUPPORTED_MEDIA_TYPE",
-      "Send the body as JSON with `Content-Type: application/json`.",
-    );
+    throw new DomainError("UNSUPPORTED_MEDIA_TYPE");
   }
   const declared = Number(request.headers.get("Content-Length") ?? "0");
   if (body && declared > maxBytes) {
@@ -49,10 +40,10 @@ export async function readJsonObject(
     );
     value = JSON.parse(text);
   } catch {
-    throw malformed("The request body is not valid UTF-8 JSON.");
+    throw new DomainError("MALFORMED_JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw malformed("The request body must be a JSON object.");
+    throw new DomainError("MALFORMED_JSON");
   }
   return value as Record<string, unknown>;
 }

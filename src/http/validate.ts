@@ -1,13 +1,14 @@
 import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
 import type { z } from "zod";
+import { configOf } from "../config";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
+import { ValidationError } from "../errors";
 import { toErrorItems } from "../schemas/validation-errors";
 import { readJsonObject } from "./json-body";
 
-const invalid = (issues: z.core.$ZodIssue[], input: unknown): ApiError =>
-  ApiError.validation(toErrorItems(issues, input));
+const invalid = (issues: z.core.$ZodIssue[], input: unknown): ValidationError =>
+  new ValidationError(toErrorItems(issues, input));
 
 /**
  * zValidator for a schema of the contract: a failure is the 422 that lists
@@ -41,9 +42,8 @@ export const validateJsonBody = <Schema extends z.ZodType>(
   async function validateJsonBody(c, next) {
     const real =
       c.var.credential !== undefined && c.var.credential.environment !== "demo";
-    const limit = Number(
-      real ? c.env.MAX_BODY_BYTES : c.env.MAX_DEMO_BODY_BYTES,
-    );
+    const { maxBodyBytes } = configOf(c.env);
+    const limit = real ? maxBodyBytes.real : maxBodyBytes.demo;
     const body = await readJsonObject(c.req.raw, limit);
     const result = schema.safeParse(body);
     if (!result.success) throw invalid(result.error.issues, body);

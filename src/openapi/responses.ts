@@ -88,7 +88,7 @@ const ISSUING_422 = {
     },
     documentTooLarge: {
       summary: "The PDF would be too large",
-      value: documentTooLarge().body,
+      value: { errors: documentTooLarge().items },
     },
   },
 };

@@ -37,10 +37,14 @@ async function fetchFont(bucket: R2Bucket, key: string): Promise<Uint8Array> {
   try {
     object = await bucket.get(key);
   } catch (error) {
-    throw serviceUnavailable("The font store could not be reached.", error);
+    throw serviceUnavailable("font_store", error);
   }
   if (!object) {
-    throw serviceUnavailable(`The font ${key} is missing from the font store.`);
+    // A deployment fault (fonts not uploaded): the key goes to the log only.
+    throw serviceUnavailable(
+      "font_store",
+      new Error(`The font ${key} is missing from the font store.`),
+    );
   }
   return new Uint8Array(await object.arrayBuffer());
 }

@@ -15,9 +15,6 @@ export interface PdfStore {
   delete(objectKey: string): Promise<void>;
 }
 
-const unreachable = (cause: unknown) =>
-  serviceUnavailable("The document store could not be reached.", cause);
-
 export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
   return {
     async put(objectKey, pdf) {
@@ -25,7 +22,7 @@ export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
       try {
         await bucket.put(objectKey, sealed);
       } catch (error) {
-        throw unreachable(error);
+        throw serviceUnavailable("pdf_store", error);
       }
     },
     async get(objectKey) {
@@ -35,7 +32,7 @@ export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
         if (!object) return null;
         stored = new Uint8Array(await object.arrayBuffer());
       } catch (error) {
-        throw unreachable(error);
+        throw serviceUnavailable("pdf_store", error);
       }
       return openPdf(keyring, objectKey, stored);
     },

@@ -45,19 +45,45 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
+const spawnStart = (
+  port: number,
+  persistTo: string,
+  vars: Record<string, string>,
+): ChildProcess =>
+  spawn("npm", ["start", "--", "--persist-to", persistTo], {
+    // vitest puts Vite's BASE_URL ("/") in its environment, which npm start
+    // would take for the service's own; empty is wrangler.toml's.
+    env: { ...process.env, BASE_URL: "", ...vars, PORT: String(port) },
+    detached: true,
+  });
+
+/** `npm start` with `vars` set in its environment, expected to refuse to start. */
+export async function refusedStart(
+  port: number,
+  persistTo: string,
+  vars: Record<string, string>,
+): Promise<CommandResult> {
+  const child = spawnStart(port, persistTo, vars);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await new Promise<number>((resolve) =>
+    child.once("exit", (exitCode) => resolve(exitCode ?? -1)),
+  );
+  return { code, stdout, stderr };
+}
+
 /** `npm start` on a port and a state folder; resolves once wrangler is ready. */
 export async function startService(
   port: number,
   persistTo: string,
 ): Promise<RunningService> {
-  const child: ChildProcess = spawn(
-    "npm",
-    ["start", "--", "--persist-to", persistTo],
-    {
-      env: { ...process.env, PORT: String(port) },
-      detached: true,
-    },
-  );
+  const child = spawnStart(port, persistTo, {});
   let output = "";
   const append = (chunk: Buffer) => {
     output += chunk.toString();

@@ -2,7 +2,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, keys, type RunningService, startService } from "./commands";
+import {
+  freePort,
+  keys,
+  type RunningService,
+  refusedStart,
+  startService,
+} from "./commands";
 
 // One local service, as a new user starts it, on its own state folder.
 let stateDir: string;
@@ -54,6 +60,23 @@ describe("npm start", () => {
     expect(await bad.json()).toMatchObject({
       errors: [{ code: "UNAUTHENTICATED" }],
     });
+  });
+});
+
+describe("npm start with a malformed configuration", () => {
+  it.each([
+    ["DEMO_TOKENS_PER_MINUTE", "ten"],
+    ["MAX_BODY_BYTES", "-1"],
+    ["BASE_URL", "deca.example"],
+  ])("refuses to start when %s=%j, naming it", async (name, value) => {
+    const result = await refusedStart(await freePort(), stateDir, {
+      [name]: value,
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(
+      new RegExp(`npm start: Invalid configuration: ${name} must be`),
+    );
+    expect(result.stdout).not.toMatch(/Development API key|Ready on/);
   });
 });
 

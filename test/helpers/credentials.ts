@@ -1,15 +1,11 @@
 import { env } from "cloudflare:test";
 import { openDatabase } from "../../src/db/client";
 import {
-  credentials,
-  type Environment,
-  organizations,
-} from "../../src/db/schema";
-import {
-  generateApiKey,
-  hashApiKey,
-  keyDisplayParts,
-} from "../../src/domain/api-keys";
+  insertCredential,
+  insertOrganizationWithCredential,
+} from "../../src/db/credentials";
+import type { Environment } from "../../src/db/schema";
+import { newCredential } from "../../src/domain/api-keys";
 import { newId } from "../../src/domain/random";
 
 export interface TestCredential {
@@ -33,31 +29,28 @@ export async function createCredential(
   options: CredentialOptions = {},
 ): Promise<TestCredential> {
   const db = openDatabase(env.DB);
-  const environment = options.environment ?? "test";
-  const organizationId = options.organizationId ?? newId("org");
-  if (!options.organizationId) {
-    await db.insert(organizations).values({
-      id: organizationId,
-      name: `Org ${organizationId}`,
-      createdAt: Date.now(),
-    });
-  }
-  const key = generateApiKey(environment);
-  const { prefix, lastFour } = keyDisplayParts(key);
-  const id = newId("cred");
-  await db.insert(credentials).values({
-    id,
+  const { organizationId = newId("org"), revokedAt = null, ...terms } = options;
+  const createdAt = Date.now();
+  const { key, row } = await newCredential({
+    ...terms,
+    environment: options.environment ?? "test",
     organizationId,
-    environment,
-    keyHash: await hashApiKey(key),
-    keyPrefix: prefix,
-    keyLastFour: lastFour,
-    allowedIps: options.allowedIps ?? [],
-    createdAt: Date.now(),
-    revokedAt: options.revokedAt ?? null,
-    expiresAt: options.expiresAt ?? null,
-    requesterIp: options.requesterIp ?? null,
-    rateLimitPerMinute: options.rateLimitPerMinute ?? null,
+    createdAt,
   });
-  return { key, id, organizationId };
+  const credential = { ...row, revokedAt };
+  if (options.organizationId) {
+    await insertCredential(db, credential);
+  } else {
+    await insertOrganizationWithCredential(
+      db,
+      {
+        id: organizationId,
+        name: `Org ${organizationId}`,
+        documentLocale: "es",
+        createdAt,
+      },
+      credential,
+    );
+  }
+  return { key, id: row.id, organizationId };
 }

@@ -4,6 +4,7 @@ import {
   env,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { fullRequest, minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
@@ -356,11 +357,10 @@ describe("purge of expired demo sessions", () => {
       minimalRequest(),
     );
 
-    await createScheduledHandler({ clock: fixedClock(START + DAY - HOUR) })(
-      createScheduledController(),
-      env,
-      createExecutionContext(),
-    );
+    await createScheduledHandler({
+      clock: fixedClock(START + DAY - HOUR),
+      renderPdf: renderDocumentPdf,
+    })(createScheduledController(), env, createExecutionContext());
 
     const rows = async (sql: string, ...values: string[]) =>
       (

@@ -5,6 +5,7 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ORPHAN_AGE_MS } from "../../src/domain/documents/sweep-orphan-pdfs";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
@@ -24,11 +25,10 @@ async function abandonIssue(objectKey: string, at: number): Promise<void> {
 }
 
 const runCron = (at: number) =>
-  createScheduledHandler({ clock: fixedClock(at) })(
-    createScheduledController(),
-    env,
-    createExecutionContext(),
-  );
+  createScheduledHandler({
+    clock: fixedClock(at),
+    renderPdf: renderDocumentPdf,
+  })(createScheduledController(), env, createExecutionContext());
 
 const pendingRows = async () =>
   (await env.DB.prepare("SELECT object_key FROM pending_pdf_objects").all())

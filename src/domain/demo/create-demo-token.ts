@@ -1,7 +1,7 @@
 import { toIsoTime } from "../../clock";
-import { credentials, organizations } from "../../db/schema";
+import { insertOrganizationWithCredential } from "../../db/credentials";
 import type { DocumentLocale } from "../../schemas/document-locale";
-import { generateApiKey, hashApiKey, keyDisplayParts } from "../api-keys";
+import { newCredential } from "../api-keys";
 import type { DocumentServices } from "../documents/services";
 import { newId } from "../random";
 
@@ -25,29 +25,24 @@ export async function createDemoToken(
 ): Promise<DemoTokenResult> {
   const now = services.clock.now();
   const expiresAt = now + DEMO_SESSION_MS;
-  const token = generateApiKey("demo");
-  const { prefix, lastFour } = keyDisplayParts(token);
   const organizationId = newId("org");
-  const { db } = services;
-  await db.batch([
-    db.insert(organizations).values({
+  const { key: token, row } = await newCredential({
+    organizationId,
+    environment: "demo",
+    createdAt: now,
+    expiresAt,
+    requesterIp: request.clientIp,
+  });
+  await insertOrganizationWithCredential(
+    services.db,
+    {
       id: organizationId,
       name: `Demo session ${organizationId}`,
       documentLocale: request.locale,
       createdAt: now,
-    }),
-    db.insert(credentials).values({
-      id: newId("cred"),
-      organizationId,
-      environment: "demo",
-      keyHash: await hashApiKey(token),
-      keyPrefix: prefix,
-      keyLastFour: lastFour,
-      createdAt: now,
-      expiresAt,
-      requesterIp: request.clientIp,
-    }),
-  ]);
+    },
+    row,
+  );
   return {
     token,
     expires_at: toIsoTime(expiresAt),

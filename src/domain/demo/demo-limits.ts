@@ -1,6 +1,6 @@
-import { ApiError } from "../../errors";
+import { DomainError } from "../../errors";
 import type { DocumentServices } from "../documents/services";
-import { type RateLimit, retryAfterSeconds } from "../rate-limits";
+import type { RateLimit } from "../rate-limits";
 
 /** The counters of one demo IP. */
 export type DemoCounter = "tokens" | "documents";
@@ -22,20 +22,11 @@ export async function enforceDemoRateLimit(
     limits,
   );
   if (!decision.allowed) {
-    const seconds = retryAfterSeconds(decision.retryAfterMs);
-    throw ApiError.of(
-      "DEMO_RATE_LIMITED",
-      `Too many demo requests from this IP address; retry in ${seconds} seconds.`,
-      { headers: { "Retry-After": String(seconds) } },
-    );
+    throw new DomainError("DEMO_RATE_LIMITED", {
+      retryAfterMs: decision.retryAfterMs,
+    });
   }
 }
 
-export const demoUnavailable = (): ApiError =>
-  ApiError.of("DEMO_UNAVAILABLE", "The public demo is switched off.");
-
-export const demoDocumentLimit = (limit: number): ApiError =>
-  ApiError.of(
-    "DEMO_DOCUMENT_LIMIT",
-    `A demo session may issue ${limit} documents, corrections included; request a new demo token.`,
-  );
+export const demoUnavailable = (): DomainError =>
+  new DomainError("DEMO_UNAVAILABLE");

@@ -2,7 +2,7 @@ import { insertAuditEvent } from "../../db/audit";
 import { findDocumentByReference } from "../../db/documents";
 import { isUniqueViolation } from "../../db/errors";
 import type { DocumentRow } from "../../db/schema";
-import { ApiError, notFound } from "../../errors";
+import { DomainError, notFound } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { referenceLockName } from "../locks";
@@ -18,12 +18,8 @@ export interface CreateOutcome {
   result: DocumentResult;
 }
 
-export const referenceConflict = (): ApiError =>
-  ApiError.of(
-    "REFERENCE_CONFLICT",
-    "This reference is already used by another request.",
-    { field: "reference" },
-  );
+export const referenceConflict = (): DomainError =>
+  new DomainError("REFERENCE_CONFLICT", { field: "reference" });
 
 /**
  * The answer to a create whose reference is already reserved: the original
@@ -46,11 +42,7 @@ async function retry(
   if (original.deletedAt !== null) throw notFound();
   const now = services.clock.now();
   if (!isWithinReadWindow(original.createdAt, now)) {
-    throw ApiError.of(
-      "DOCUMENT_WINDOW_EXPIRED",
-      "The original result of this request is no longer available (24 hours).",
-      { field: "reference" },
-    );
+    throw new DomainError("DOCUMENT_WINDOW_EXPIRED", { field: "reference" });
   }
   await insertAuditEvent(services.db, {
     documentUuid: original.uuid,

@@ -1,9 +1,6 @@
-import { sql } from "drizzle-orm";
-import { insertAuditEventIf } from "../../db/audit";
 import { findDocumentByUuid, markDeleted } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
-import { documents } from "../../db/schema";
-import { ApiError, notFound } from "../../errors";
+import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
@@ -18,30 +15,17 @@ import type { DocumentServices } from "./services";
 function refusal(
   document: DocumentRow,
   request: DeleteRequest,
-): ApiError | null {
+): DomainError | null {
   if (!request.confirm_not_delivered) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_DELIVERED",
-      "A document handed to the carrier cannot be deleted.",
-    );
+    return new DomainError("DOCUMENT_ALREADY_DELIVERED");
   }
-  if (!request.confirm_not_used) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_USED",
-      "A document already used for the transport cannot be deleted.",
-    );
-  }
+  if (!request.confirm_not_used)
+    return new DomainError("DOCUMENT_ALREADY_USED");
   if (document.rectifiedByUuid !== null) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_RECTIFIED",
-      "Only the latest version can be deleted; this one has been rectified.",
-    );
+    return new DomainError("DOCUMENT_ALREADY_RECTIFIED");
   }
   if (document.firstQrAccessAt !== null) {
-    return ApiError.of(
-      "DOCUMENT_ALREADY_ACCESSED",
-      "The document's QR link has already been used, so it cannot be deleted.",
-    );
+    return new DomainError("DOCUMENT_ALREADY_ACCESSED");
   }
   return null;
 }
@@ -70,33 +54,19 @@ export async function deleteDocument(
       throw notFound();
     }
     if (!inWindow) {
-      throw ApiError.of(
-        "DELETE_WINDOW_EXPIRED",
-        "A document can be deleted only within 2 hours of its creation.",
-      );
+      throw new DomainError("DELETE_WINDOW_EXPIRED");
     }
     const refused = refusal(document, request);
     if (refused) throw refused;
 
-    const [deleted] = await services.db.batch([
-      markDeleted(services.db, document.uuid, {
-        at: now,
-        reason: request.reason,
-      }),
-      insertAuditEventIf(
-        services.db,
-        {
-          documentUuid: document.uuid,
-          type: "deleted",
-          credentialId: credential.id,
-          requestId: services.requestId,
-          occurredAt: now,
-        },
-        sql`${documents.deletedAt} = ${now}`,
-      ),
-    ]);
+    const deleted = await markDeleted(services.db, document.uuid, {
+      at: now,
+      reason: request.reason,
+      credentialId: credential.id,
+      requestId: services.requestId,
+    });
     // A QR access may have landed between the read and the write.
-    if (deleted.length === 0) {
+    if (!deleted) {
       const current = await findDocumentByUuid(services.db, document.uuid);
       throw (current && refusal(current, request)) ?? notFound();
     }

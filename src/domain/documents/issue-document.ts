@@ -1,20 +1,18 @@
-import { insertAuditEvent } from "../../db/audit";
 import {
+  commitIssuedDocument,
   countDocumentsOfCredential,
-  insertDocumentStatements,
-  markRectified,
 } from "../../db/documents";
 import {
   deletePendingPdfObject,
   insertPendingPdfObject,
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
+import { DomainError } from "../../errors";
 import type {
   DocumentData,
   DocumentRequest,
 } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
-import { demoDocumentLimit } from "../demo/demo-limits";
 import { demoSessionLockName } from "../locks";
 import { sha256Hex } from "../sha256";
 import { fallbackFontsFor } from "./fallback-fonts";
@@ -51,7 +49,9 @@ export function issueDocument(
         credential.id,
       );
       if (issued >= services.demo.documentsPerToken) {
-        throw demoDocumentLimit(services.demo.documentsPerToken);
+        throw new DomainError("DEMO_DOCUMENT_LIMIT", {
+          limit: services.demo.documentsPerToken,
+        });
       }
       return issueVersion(services, credential, request, rectifies);
     },
@@ -114,11 +114,6 @@ async function issueVersion(
     expiresAt: credential.expiresAt,
   };
 
-  const event = {
-    credentialId: credential.id,
-    requestId: services.requestId,
-    occurredAt: createdAt,
-  };
   const { db } = services;
   // Noted first, so that a Worker dying between the put and the batch leaves
   // an orphan the scheduled sweep finds (sweep-orphan-pdfs.ts).
@@ -126,21 +121,10 @@ async function issueVersion(
   try {
     // A put that failed late may still have stored the object: removed below too.
     await services.pdfs.put(row.pdfObjectKey, pdf.bytes);
-    await db.batch([
-      deletePendingPdfObject(db, row.pdfObjectKey),
-      ...insertDocumentStatements(db, row),
-      insertAuditEvent(db, { ...event, documentUuid: uuid, type: "issued" }),
-      ...(rectifies
-        ? [
-            markRectified(db, rectifies.uuid, uuid),
-            insertAuditEvent(db, {
-              ...event,
-              documentUuid: rectifies.uuid,
-              type: "rectified",
-            }),
-          ]
-        : []),
-    ]);
+    await commitIssuedDocument(db, row, rectifies?.uuid ?? null, {
+      credentialId: credential.id,
+      requestId: services.requestId,
+    });
   } catch (error) {
     // Best effort: whatever this cannot remove, the sweep removes later.
     await services.pdfs

@@ -1,7 +1,5 @@
-import { sql } from "drizzle-orm";
-import { insertAuditEventIf } from "../../db/audit";
-import { findQrLinkTarget, markQrAccessed } from "../../db/documents";
-import { documents, type Environment } from "../../db/schema";
+import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
+import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
 import { verifyQrSecret } from "../../storage/qr-secret";
 import type { DocumentServices } from "./services";
@@ -42,21 +40,11 @@ export async function downloadByQr(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const [accessed] = await services.db.batch([
-    markQrAccessed(services.db, row.uuid, now),
-    insertAuditEventIf(
-      services.db,
-      {
-        documentUuid: row.uuid,
-        type: "qr_accessed",
-        credentialId: null,
-        requestId: services.requestId,
-        occurredAt: now,
-      },
-      sql`${documents.deletedAt} IS NULL`,
-    ),
-  ]);
+  const accessed = await recordQrAccess(services.db, row.uuid, {
+    at: now,
+    requestId: services.requestId,
+  });
   // Deleted between the read and the write: the deletion won.
-  if (accessed.length === 0) throw notFound();
+  if (!accessed) throw notFound();
   return { uuid: row.uuid, bytes };
 }

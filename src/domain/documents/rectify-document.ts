@@ -4,7 +4,7 @@ import {
   findDocumentByUuid,
 } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
-import { ApiError, notFound } from "../../errors";
+import { DomainError, notFound, ValidationError } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { documentLockName, referenceLockName } from "../locks";
@@ -15,12 +15,6 @@ import { issueDocument } from "./issue-document";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
 import type { DocumentServices } from "./services";
-
-const alreadyRectified = (): ApiError =>
-  ApiError.of(
-    "DOCUMENT_ALREADY_RECTIFIED",
-    "This version has already been rectified; correct its latest version instead.",
-  );
 
 /**
  * A correction asked of a version that already has one: the same body within
@@ -39,15 +33,12 @@ async function existingCorrection(
     !correction ||
     correction.requestHash !== (await requestHash(data, metadata))
   ) {
-    throw alreadyRectified();
+    throw new DomainError("DOCUMENT_ALREADY_RECTIFIED");
   }
   if (correction.deletedAt !== null) throw notFound();
   const now = services.clock.now();
   if (!isWithinReadWindow(correction.createdAt, now)) {
-    throw ApiError.of(
-      "DOCUMENT_WINDOW_EXPIRED",
-      "The correction issued for this request is no longer available (24 hours).",
-    );
+    throw new DomainError("DOCUMENT_WINDOW_EXPIRED");
   }
   await insertAuditEvent(services.db, {
     documentUuid: correction.uuid,
@@ -98,7 +89,7 @@ export async function rectifyDocument(
   const found = await findOwnDocument(services, credential, address);
   if (!found || found.deletedAt !== null) throw notFound();
   if (request.reference !== null && request.reference === found.reference) {
-    throw ApiError.validation([
+    throw new ValidationError([
       {
         field: "reference",
         code: "INVALID_VALUE",

@@ -1,0 +1,129 @@
+import * as z from "zod";
+import type { DemoConfig } from "./domain/demo/demo-config";
+import { type Keyring, parseKeyring } from "./storage/keyring";
+
+// The Worker's configuration (wrangler.toml's [vars] and its two secrets),
+// read and checked at once: a malformed value stops the service with a
+// message naming the variable, never quoting a secret.
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** A positive whole number such as a limit; the contract's figure when unset. */
+const count = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[1-9][0-9]{0,8}$/, {
+      error: "must be a whole number of at least 1",
+    })
+    .transform(Number)
+    .default(fallback);
+
+/** A keyring secret; its own messages name the variable and never quote it. */
+const keyring = (name: string) =>
+  z
+    .string({ error: "must be set (a keyring secret)" })
+    .transform((secret, ctx) => {
+      try {
+        return parseKeyring(secret, name);
+      } catch (error) {
+        ctx.issues.push({
+          code: "custom",
+          message: (error as Error).message,
+          input: undefined,
+        });
+        return z.NEVER;
+      }
+    });
+
+const configSchema = z.object({
+  // Empty: the origin of each request.
+  BASE_URL: z
+    .union([
+      z.literal(""),
+      z.url({
+        protocol: /^https?$/,
+        error: "must be an http(s) URL, or empty for the request's origin",
+      }),
+    ])
+    .default(""),
+  MAX_BODY_BYTES: count(131_072),
+  MAX_DEMO_BODY_BYTES: count(32_768),
+  DEMO_ENABLED: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .default("true"),
+  DEMO_TOKENS_PER_MINUTE: count(3),
+  DEMO_TOKENS_PER_HOUR: count(10),
+  DEMO_DOCUMENTS_PER_MINUTE: count(5),
+  DEMO_DOCUMENTS_PER_HOUR: count(20),
+  DEMO_DOCUMENTS_PER_TOKEN: count(10),
+  PDF_KEYRING: keyring("PDF_KEYRING"),
+  QR_KEYRING: keyring("QR_KEYRING"),
+});
+
+export interface Config {
+  /** Public origin of the links in results; null for each request's own. */
+  baseUrl: string | null;
+  /** Body limits in bytes: real credentials, and demo requests. */
+  maxBodyBytes: { real: number; demo: number };
+  demo: DemoConfig;
+  pdfKeyring: Keyring;
+  qrKeyring: Keyring;
+}
+
+/** A configuration that cannot run; the message lists every malformed variable. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Checks the configuration; throws a ConfigError naming every malformed variable. */
+export function readConfig(vars: Record<string, unknown>): Config {
+  const parsed = configSchema.safeParse(vars);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) =>
+      // Custom issues are the keyrings', whose messages name the variable.
+      issue.code === "custom"
+        ? issue.message
+        : `${issue.path.join(".")} ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}.`);
+  }
+  const env = parsed.data;
+  return {
+    baseUrl: env.BASE_URL === "" ? null : env.BASE_URL,
+    maxBodyBytes: { real: env.MAX_BODY_BYTES, demo: env.MAX_DEMO_BODY_BYTES },
+    demo: {
+      enabled: env.DEMO_ENABLED === "true",
+      tokenLimits: [
+        { limit: env.DEMO_TOKENS_PER_MINUTE, windowMs: MINUTE_MS },
+        { limit: env.DEMO_TOKENS_PER_HOUR, windowMs: HOUR_MS },
+      ],
+      documentLimits: [
+        { limit: env.DEMO_DOCUMENTS_PER_MINUTE, windowMs: MINUTE_MS },
+        { limit: env.DEMO_DOCUMENTS_PER_HOUR, windowMs: HOUR_MS },
+      ],
+      documentsPerToken: env.DEMO_DOCUMENTS_PER_TOKEN,
+    },
+    pdfKeyring: env.PDF_KEYRING,
+    qrKeyring: env.QR_KEYRING,
+  };
+}
+
+// Once per isolate: the bindings object stays the same between requests.
+const configs = new WeakMap<object, Config | ConfigError>();
+
+/** The configuration of these bindings, checked on first use and remembered, failure included. */
+export function configOf(env: object): Config {
+  let config = configs.get(env);
+  if (!config) {
+    try {
+      config = readConfig(env as Record<string, unknown>);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      config = error;
+    }
+    configs.set(env, config);
+  }
+  if (config instanceof ConfigError) throw config;
+  return config;
+}

@@ -1,0 +1,156 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type {
+  DomainError,
+  ErrorCode,
+  ErrorFacts,
+  ErrorItem,
+  UnavailableDependency,
+} from "../errors";
+
+// Like unkey's codeToStatus: each code's status, its one message (a template
+// over the facts the code carries) and the headers a client acts on.
+
+interface CatalogEntry<Code extends ErrorCode> {
+  status: ContentfulStatusCode;
+  message: (facts: ErrorFacts[Code]) => string;
+  headers?: (facts: ErrorFacts[Code]) => Record<string, string>;
+}
+
+/** Whole seconds for `Retry-After`: rounded up, and never 0 ("retry now" while refused). */
+const retryAfterSeconds = (retryAfterMs: number): number =>
+  Math.max(1, Math.ceil(retryAfterMs / 1000));
+
+const retryAfter = (facts: { retryAfterMs: number }) => ({
+  "Retry-After": String(retryAfterSeconds(facts.retryAfterMs)),
+});
+
+const UNAVAILABLE: Record<UnavailableDependency, string> = {
+  pdf_store: "The document store could not be reached.",
+  font_store: "The fonts this document needs could not be loaded.",
+  rate_limiter: "The rate limiter could not be reached.",
+  lock: "The service is busy with another request for the same document or reference.",
+};
+
+const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
+  MALFORMED_JSON: {
+    status: 400,
+    message: () => "The request body must be a JSON object in UTF-8.",
+  },
+  UNAUTHENTICATED: {
+    status: 401,
+    message: () =>
+      "A valid API key is required: send it as `Authorization: Bearer <key>`.",
+    headers: () => ({ "WWW-Authenticate": "Bearer" }),
+  },
+  IP_NOT_ALLOWED: {
+    status: 403,
+    message: () =>
+      "This API key may not be used from the IP address of this request.",
+  },
+  NOT_FOUND: {
+    status: 404,
+    message: () => "The requested resource does not exist.",
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: ({ method, allowed }) =>
+      `This path does not support ${method}; it supports ${allowed.join(", ")}.`,
+    headers: ({ allowed }) => ({ Allow: allowed.join(", ") }),
+  },
+  REFERENCE_CONFLICT: {
+    status: 409,
+    message: () => "This reference is already used by another request.",
+  },
+  DOCUMENT_WINDOW_EXPIRED: {
+    status: 409,
+    message: () =>
+      "The document issued for this request is no longer available (24 hours).",
+  },
+  DOCUMENT_ALREADY_RECTIFIED: {
+    status: 409,
+    message: () =>
+      "This version has already been rectified; only its latest version can be corrected or deleted.",
+  },
+  DELETE_WINDOW_EXPIRED: {
+    status: 409,
+    message: () =>
+      "A document can be deleted only within 2 hours of its creation.",
+  },
+  DOCUMENT_ALREADY_DELIVERED: {
+    status: 409,
+    message: () => "A document handed to the carrier cannot be deleted.",
+  },
+  DOCUMENT_ALREADY_USED: {
+    status: 409,
+    message: () =>
+      "A document already used for the transport cannot be deleted.",
+  },
+  DOCUMENT_ALREADY_ACCESSED: {
+    status: 409,
+    message: () =>
+      "The document's QR link has already been used, so it cannot be deleted.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: ({ maxBytes }) =>
+      `The request body exceeds the limit of ${maxBytes} bytes.`,
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: () =>
+      "Send the body as JSON with `Content-Type: application/json`.",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: ({ retryAfterMs }) =>
+      `Too many requests with this API key; retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
+    headers: retryAfter,
+  },
+  DEMO_RATE_LIMITED: {
+    status: 429,
+    message: ({ retryAfterMs }) =>
+      `Too many demo requests from this IP address; retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
+    headers: retryAfter,
+  },
+  // No Retry-After: the limit of a session never resets.
+  DEMO_DOCUMENT_LIMIT: {
+    status: 429,
+    message: ({ limit }) =>
+      `A demo session may issue ${limit} documents, corrections included; request a new demo token.`,
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    message: ({ requestId }) =>
+      `An unexpected error occurred. Quote request id ${requestId} when contacting support.`,
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: ({ dependency, retryAfterMs }) =>
+      `${UNAVAILABLE[dependency]} Retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
+    headers: retryAfter,
+  },
+  DEMO_UNAVAILABLE: {
+    status: 503,
+    message: () => "The public demo is switched off.",
+  },
+};
+
+/** How the API answers a domain error: its status, its one error item and its headers. */
+export function answerTo<Code extends ErrorCode>(
+  error: DomainError<Code>,
+): {
+  status: ContentfulStatusCode;
+  item: ErrorItem;
+  headers: Record<string, string>;
+} {
+  const entry: CatalogEntry<Code> = ERROR_CATALOG[error.code];
+  return {
+    status: entry.status,
+    item: {
+      field: error.field,
+      code: error.code,
+      message: entry.message(error.facts),
+    },
+    headers: entry.headers?.(error.facts) ?? {},
+  };
+}
