@@ -1,6 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { naiveRendererModules } from "./bench/naive/swap.js";
 import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
 
 const testKeyring = (seed: string) =>
@@ -34,7 +33,7 @@ export default defineConfig({
       },
       {
         // The PDF renderer in Node, where poppler, zbar and qpdf read its output.
-        plugins: [fontFilesAsArrayBuffers(), naiveRendererModules()],
+        plugins: [fontFilesAsArrayBuffers()],
         test: {
           name: "pdf",
           include: ["test/pdf/**/*.test.ts"],

@@ -1,15 +1,15 @@
-// The documents the benchmarks render and issue: the test fixtures, plus the
+// The documents the benchmarks render and issue: the shared fixtures, plus the
 // largest document the API accepts.
 import { randomUUID } from "node:crypto";
-import type { DocumentPdfInput } from "../src/pdf/render-document";
-import type { DocumentData } from "../src/schemas/document-request";
 import {
   FULL_DOCUMENT,
   ISSUE,
   LONG_DOCUMENT,
   longText,
   MINIMAL_DOCUMENT,
-} from "../test/fixtures/documents";
+} from "../fixtures/documents";
+import type { DocumentPdfInput } from "../src/pdf/render-document";
+import type { DocumentData } from "../src/schemas/document-request";
 
 export const renderInput = (data: DocumentData): DocumentPdfInput => ({
   data,

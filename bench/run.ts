@@ -17,7 +17,8 @@ import { build } from "esbuild";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { type FixtureName, fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { issueWithoutIo } from "./issue-step";
-import { loadNaiveRenderer } from "./naive/render-document";
+import { compareWithNaiveBaseline } from "./naive/compare";
+import { renderNaiveDocumentPdf as renderNaive } from "./naive/render-document";
 import { mergeResults, runEnvironment } from "./results";
 import {
   measure,
@@ -31,7 +32,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 30;
 const COLD_PROCESSES = Number(process.env.BENCH_COLD_PROCESSES ?? 20);
 const ROOT = new URL("..", import.meta.url).pathname;
-const renderNaive = await loadNaiveRenderer();
 
 function qpdfCheck(path: string): boolean {
   return spawnSync("qpdf", ["--check", path]).status === 0;
@@ -208,6 +208,8 @@ async function main(): Promise<void> {
     console.error(
       `bench: ${RUNS} measured runs after ${WARMUP} warm-up runs, ${cpus()[0]?.model}`,
     );
+    const naiveBaseline = await compareWithNaiveBaseline();
+    console.error("bench: the naive baseline prints the same pages");
     const render = await renderFigures(directory);
     const issuing = await issuingFigures();
     const bundle = await bundleForChildren(directory);
@@ -218,6 +220,7 @@ async function main(): Promise<void> {
       ...runEnvironment(),
       runs: RUNS,
       warmup: WARMUP,
+      naiveBaseline,
       render,
       issuing,
       cold,

@@ -5,6 +5,12 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  MINIMAL_DOCUMENT,
+} from "../fixtures/documents";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import {
   DOCUMENT_LOCALES,
@@ -12,12 +18,6 @@ import {
   isDocumentLocale,
 } from "../src/schemas/document-locale";
 import type { DocumentData } from "../src/schemas/document-request";
-import {
-  FULL_DOCUMENT,
-  ISSUE,
-  LONG_DOCUMENT,
-  MINIMAL_DOCUMENT,
-} from "../test/fixtures/documents";
 
 const OUTPUT = "samples";
 

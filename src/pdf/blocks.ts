@@ -15,7 +15,7 @@ export const linesBlock = (
 ): Block => ({
   height: heightOf(lines),
   keepWithNext,
-  draw: (page, top) => drawLines(page, lines, FULL_WIDTH, top),
+  draw: (canvas, top) => drawLines(canvas, lines, FULL_WIDTH, top),
 });
 
 /** Full-width lines that may flow onto the next page, one line per block. */
@@ -28,10 +28,10 @@ export const columnsBlock = (
   right: readonly Line[],
 ): Block => ({
   height: Math.max(heightOf(left), heightOf(right)),
-  draw: (page, top) => {
-    drawLines(page, left, { x: PAGE.margin, width: HALF_WIDTH }, top);
+  draw: (canvas, top) => {
+    drawLines(canvas, left, { x: PAGE.margin, width: HALF_WIDTH }, top);
     drawLines(
-      page,
+      canvas,
       right,
       { x: PAGE.margin + HALF_WIDTH + COLUMN_GAP, width: HALF_WIDTH },
       top,

@@ -9,15 +9,9 @@ import {
 import { printable } from "./fonts";
 import { formatMeasure, formatUtcTime, formatWeight } from "./format";
 import type { Messages } from "./i18n";
-import {
-  drawLines,
-  drawText,
-  heightOf,
-  type Line,
-  wrappedLines,
-} from "./lines";
+import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
 import type { Block } from "./page-flow";
-import { drawQrCode } from "./qr-code";
+import type { QrSquare } from "./qr-code";
 import {
   COLORS,
   CONTENT_WIDTH,
@@ -98,6 +92,13 @@ const addressLines = (address: PostalAddress): string =>
   ]
     .filter(Boolean)
     .join("\n");
+
+/** The QR code's square, at the right margin, in the block whose top is `top`. */
+export const qrSquare = (top: number): QrSquare => ({
+  x: PAGE.width - PAGE.margin - QR_SIZE,
+  top,
+  size: QR_SIZE,
+});
 
 const withCountry = (identifier: string, country: string): string =>
   `${identifier} (${country})`;
@@ -214,15 +215,15 @@ function identificationBlock(
   const caption = wrappedLines(messages.qrCaption, styles.small, QR_SIZE);
   return {
     height: Math.max(heightOf(identity), QR_SIZE + heightOf(caption)),
-    draw(page, top) {
-      drawLines(page, identity, { x: PAGE.margin, width }, top);
-      const qrLeft = PAGE.width - PAGE.margin - QR_SIZE;
-      drawQrCode(page, document.qrUrl, { x: qrLeft, top, size: QR_SIZE });
-      let bottom = top - QR_SIZE;
+    draw(canvas, top) {
+      drawLines(canvas, identity, { x: PAGE.margin, width }, top);
+      const qr = qrSquare(top);
+      canvas.qrCode(document.qrUrl, qr);
+      let bottom = top - qr.size;
       for (const line of caption) {
         bottom -= line.style.leading;
-        const centred = qrLeft + (QR_SIZE - widthIn(line.text, line.style)) / 2;
-        drawText(page, line.text, line.style, centred, bottom);
+        const centred = qr.x + (qr.size - widthIn(line.text, line.style)) / 2;
+        canvas.text(line.text, line.style, centred, bottom);
       }
     },
   };
@@ -242,9 +243,9 @@ function rectificationBlock(
   const boxHeight = heightOf(lines) + 2 * BOX_PADDING;
   return {
     height: SECTION_GAP + boxHeight,
-    draw(page, top) {
+    draw(canvas, top) {
       const boxTop = top - SECTION_GAP;
-      page.drawRectangle({
+      canvas.page.drawRectangle({
         x: PAGE.margin,
         y: boxTop - boxHeight,
         width: CONTENT_WIDTH,
@@ -254,7 +255,7 @@ function rectificationBlock(
         borderWidth: 0.8,
       });
       drawLines(
-        page,
+        canvas,
         lines,
         { x: PAGE.margin + BOX_PADDING, width: CONTENT_WIDTH },
         boxTop - BOX_PADDING,

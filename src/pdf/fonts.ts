@@ -90,11 +90,19 @@ export interface DocumentFonts {
   bold: PDFFont;
 }
 
-/** Embeds the document font, regular and bold, as subsets of the glyphs used. */
+/** fontkit as pdf-lib registers it. */
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+
+/**
+ * Embeds the document font, regular and bold, as subsets of the glyphs used,
+ * with the shared fontkit unless told otherwise (the naive baseline of
+ * `npm run bench` passes fontkit itself).
+ */
 export async function embedDocumentFonts(
   pdf: PDFDocument,
+  fontkit: Fontkit = sharedFontkit,
 ): Promise<DocumentFonts> {
-  pdf.registerFontkit(sharedFontkit);
+  pdf.registerFontkit(fontkit);
   const regular = await pdf.embedFont(REGULAR, { subset: true });
   const bold = await pdf.embedFont(BOLD, { subset: true });
   return { regular, bold };

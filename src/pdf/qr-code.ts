@@ -13,6 +13,13 @@ const QUIET_ZONE = 4;
  */
 const SEGMENT_MODES = [mode.numeric, mode.alphaNumeric, mode.utf8];
 
+/** Where a QR code goes: a `size`-point square whose top-left corner is (x, top). */
+export interface QrSquare {
+  x: number;
+  top: number;
+  size: number;
+}
+
 /** A horizontal run of dark modules, in module units with the quiet zone (y grows downwards). */
 interface ModuleRun {
   x: number;
@@ -65,11 +72,7 @@ function moduleRuns(url: string): {
  * pdf-lib's SVG path parser and operator objects cost as much as the rest of
  * the page.
  */
-export function drawQrCode(
-  page: PDFPage,
-  url: string,
-  square: { x: number; top: number; size: number },
-): void {
+export function drawQrCode(page: PDFPage, url: string, square: QrSquare): void {
   const { runs, modules } = moduleRuns(url);
   const { x, top, size } = square;
   const scale = size / modules;

@@ -1,5 +1,11 @@
 import { PDFDocument, PDFName, PDFString } from "@cantoo/pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  MINIMAL_DOCUMENT,
+} from "../../fixtures/documents";
 import { CATALOGS, MESSAGE_KEYS, type MessageKey } from "../../src/pdf/i18n";
 import {
   type DocumentPdfInput,
@@ -7,12 +13,6 @@ import {
 } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
 import type { DocumentData } from "../../src/schemas/document-request";
-import {
-  FULL_DOCUMENT,
-  ISSUE,
-  LONG_DOCUMENT,
-  MINIMAL_DOCUMENT,
-} from "../fixtures/documents";
 import {
   decodeQrCode,
   pageTexts,
