@@ -40,8 +40,12 @@ function decodeGlyphsOnce(font: fontkit.Font): void {
     const glyph = getGlyph(id, codePoints) as DecodableGlyph | null;
     if (glyph && !once.has(glyph)) {
       const decode = glyph._decode.bind(glyph);
-      let decoded: unknown;
-      glyph._decode = () => (decoded ??= decode());
+      // Boxed: a glyph without an outline (the space) decodes to null.
+      let decoded: { outline: unknown } | undefined;
+      glyph._decode = () => {
+        decoded ??= { outline: decode() };
+        return decoded.outline;
+      };
       once.add(glyph);
     }
     return glyph;
