@@ -43,9 +43,10 @@ const ERRORS = {
   ],
 } as const;
 
-export type ErrorStatus = keyof typeof ERRORS;
+/** A status whose error response the OpenAPI description documents. */
+export type DocumentedErrorStatus = keyof typeof ERRORS;
 
-const FIELD_OF_EXAMPLE: Partial<Record<ErrorStatus, string>> = {
+const FIELD_OF_EXAMPLE: Partial<Record<DocumentedErrorStatus, string>> = {
   409: "reference",
   422: "shipper.tax_id",
 };
@@ -56,7 +57,7 @@ const header = (description: string, type: "string" | "integer") => ({
 });
 
 // Headers a client acts on (decisions.md).
-const ERROR_HEADERS: Partial<Record<ErrorStatus, object>> = {
+const ERROR_HEADERS: Partial<Record<DocumentedErrorStatus, object>> = {
   401: { "WWW-Authenticate": header("`Bearer`.", "string") },
   429: {
     "Retry-After": header(
@@ -66,7 +67,7 @@ const ERROR_HEADERS: Partial<Record<ErrorStatus, object>> = {
   },
 };
 
-function errorResponse(status: ErrorStatus) {
+function errorResponse(status: DocumentedErrorStatus) {
   const [description, code] = ERRORS[status];
   return {
     description,
@@ -114,7 +115,7 @@ export const pdfResponse = (
 /** The success answers of an operation plus its error statuses. */
 export const responses = (
   success: Record<string, object>,
-  errors: ErrorStatus[],
+  errors: DocumentedErrorStatus[],
 ) => ({
   ...success,
   ...Object.fromEntries(
