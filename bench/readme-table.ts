@@ -54,8 +54,8 @@ export interface BenchResults {
   };
 }
 
-export const TABLE_START = "<!-- bench-table:start (npm run bench:table) -->";
-export const TABLE_END = "<!-- bench-table:end -->";
+const TABLE_START = "<!-- bench-table:start (npm run bench:table) -->";
+const TABLE_END = "<!-- bench-table:end -->";
 
 const ms = (value: number): string => value.toFixed(1);
 const whole = (value: number): string => value.toFixed(0);

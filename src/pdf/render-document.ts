@@ -7,8 +7,6 @@ import { paginate } from "./page-flow";
 import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
 import { PAGE, textStyles } from "./styles";
 
-export type { IssuedDocument } from "./document-content";
-
 export interface DocumentPdfInput extends IssuedDocument {
   /** The language of the labels; data prints as given. */
   locale: DocumentLocale;

@@ -31,5 +31,3 @@ export const transportLocationSchema = z.strictObject({
   city: text(1, 255),
   country: domesticCountry,
 });
-
-export type TransportLocation = z.output<typeof transportLocationSchema>;

@@ -16,7 +16,7 @@ function replacing<T extends object>(
 }
 
 /** A binding whose `method` rejects: a storage outage as the code sees it. */
-export const failing = <T extends object>(binding: T, method: string): T =>
+const failing = <T extends object>(binding: T, method: string): T =>
   replacing(binding, method, () =>
     Promise.reject(new Error(`${method} unavailable`)),
   );
