@@ -186,6 +186,5 @@ export const auditEvents = sqliteTable(
   ],
 );
 
-export type OrganizationRow = typeof organizations.$inferSelect;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type DocumentRow = typeof documents.$inferSelect;

@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, internalError, notFound } from "../errors";
 
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   return c.json(error.body, error.status, error.headers);
 }
 

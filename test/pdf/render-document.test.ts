@@ -1,6 +1,13 @@
 import { PDFDocument, PDFName, PDFString } from "@cantoo/pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  MINIMAL_DOCUMENT,
+  RECTIFIED_VERSION,
+} from "../../fixtures/documents";
+import {
   CATALOGS,
   documentWording,
   MESSAGE_KEYS,
@@ -12,13 +19,6 @@ import {
 } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
 import type { DocumentData } from "../../src/schemas/document-request";
-import {
-  FULL_DOCUMENT,
-  ISSUE,
-  LONG_DOCUMENT,
-  MINIMAL_DOCUMENT,
-  RECTIFIED_VERSION,
-} from "../fixtures/documents";
 import {
   checkPdfStructure,
   decodeQrCode,

@@ -4,9 +4,9 @@ import {
   env,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { minimalRequest } from "../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../src/domain/documents/sweep-orphan-pdfs";
 import { createScheduledHandler } from "../../src/scheduled";
-import { minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
 import { callWithClock, fixedClock } from "../helpers/worker";

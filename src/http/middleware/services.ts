@@ -21,7 +21,7 @@ export const provideServices = (dependencies: AppDependencies) =>
       qrKeyring: parseKeyring(c.env.QR_KEYRING, "QR_KEYRING"),
       renderPdf: dependencies.renderPdf,
       fonts: createFontStore(c.env.FONTS),
-      locks: durableObjectLocks(c.env.REFERENCE_LOCK),
+      locks: durableObjectLocks(c.env.LOCKS),
       rateLimits: durableObjectRateLimits(c.env.RATE_LIMITER),
       demo: demoConfig(c.env),
       baseUrl: c.env.BASE_URL || new URL(c.req.url).origin,
