@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { naiveRendererModules } from "./bench/naive/swap.js";
 import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
 
 const testKeyring = (seed: string) =>
@@ -55,7 +54,7 @@ export default defineConfig({
       },
       {
         // The PDF renderer in Node, where MuPDF.js and ZXing read its output.
-        plugins: [fontFilesAsArrayBuffers(), naiveRendererModules()],
+        plugins: [fontFilesAsArrayBuffers()],
         test: {
           name: "pdf",
           include: ["test/pdf/**/*.test.ts"],

@@ -1,17 +1,16 @@
-// The documents the benchmarks render and issue: the test fixtures, plus the
+// The documents the benchmarks render and issue: the shared fixtures, plus the
 // largest document the API accepts.
-import { randomUUID } from "node:crypto";
-import type { DocumentPdfInput } from "../src/pdf/render-document";
-import type { DocumentData } from "../src/schemas/document-request";
 import {
   FULL_DOCUMENT,
   ISSUE,
   LONG_DOCUMENT,
   longText,
   MINIMAL_DOCUMENT,
-} from "../test/fixtures/documents";
+} from "../fixtures/documents";
+import type { DocumentPdfInput } from "../src/pdf/render-document";
+import type { DocumentData } from "../src/schemas/document-request";
 
-export const renderInput = (data: DocumentData): DocumentPdfInput => ({
+const renderInput = (data: DocumentData): DocumentPdfInput => ({
   data,
   ...ISSUE,
   locale: "es",
@@ -30,7 +29,7 @@ export type FixtureName = keyof typeof RENDER_FIXTURES;
 const filled = (length: number): string => longText(length);
 
 /** 16 KiB of metadata as compact JSON, exactly the limit. */
-export function largestMetadata(): Record<string, unknown> {
+function largestMetadata(): Record<string, unknown> {
   const metadata: Record<string, unknown> = { notes: "" };
   const size = JSON.stringify(metadata).length;
   metadata.notes = "x".repeat(16 * 1024 - size);
@@ -80,5 +79,3 @@ export const fullRequest = (): Record<string, unknown> => ({
   ...structuredClone(FULL_DOCUMENT),
   metadata: { order: { id: 981, lines: [1, 2] }, erp: "SAP" },
 });
-
-export const newUuid = (): string => randomUUID();

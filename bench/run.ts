@@ -1,23 +1,18 @@
 // `npm run bench`: the renderer and the issuing step in one Node process
 // (warm-up runs excluded), cold start and peak heap in fresh processes, and
 // the Worker bundle's size. Prints a table; writes bench/results.json.
-import { execFileSync, spawnSync } from "node:child_process";
-import {
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  writeFile,
-} from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { renderDocumentPdf } from "../src/pdf/render-document";
+import { checkPdfStructure } from "../test/pdf/pdf-tools";
 import { type FixtureName, fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { issueWithoutIo } from "./issue-step";
-import { loadNaiveRenderer } from "./naive/render-document";
+import { compareWithNaiveBaseline } from "./naive/compare";
+import { renderNaiveDocumentPdf as renderNaive } from "./naive/render-document";
 import { mergeResults, runEnvironment } from "./results";
 import {
   measure,
@@ -31,21 +26,21 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 30;
 const COLD_PROCESSES = Number(process.env.BENCH_COLD_PROCESSES ?? 20);
 const ROOT = new URL("..", import.meta.url).pathname;
-const renderNaive = await loadNaiveRenderer();
 
-function qpdfCheck(path: string): boolean {
-  return spawnSync("qpdf", ["--check", path]).status === 0;
-}
+/** Whether MuPDF finds the file sound (see test/pdf/pdf-tools.ts). */
+const passesStructureCheck = (bytes: Uint8Array): Promise<boolean> =>
+  checkPdfStructure(bytes).then(
+    () => true,
+    () => false,
+  );
 
-async function renderFigures(directory: string) {
+async function renderFigures() {
   const figures: Record<string, unknown> = {};
   for (const name of Object.keys(RENDER_FIXTURES) as FixtureName[]) {
     const input = RENDER_FIXTURES[name];
     const optimized = await renderDocumentPdf(input);
     const again = await renderDocumentPdf(input);
     const naive = await renderNaive(input);
-    const path = join(directory, `${name}.pdf`);
-    await writeFile(path, optimized.bytes);
     const renderMs = summarizeRuns(
       await measure(() => renderDocumentPdf(input), {
         warmup: WARMUP,
@@ -61,7 +56,7 @@ async function renderFigures(directory: string) {
       deterministic: Buffer.from(optimized.bytes).equals(
         Buffer.from(again.bytes),
       ),
-      qpdfCheck: qpdfCheck(path),
+      qpdfCheck: await passesStructureCheck(optimized.bytes),
       renderMs,
       naive: {
         pages: naive.pages,
@@ -208,7 +203,9 @@ async function main(): Promise<void> {
     console.error(
       `bench: ${RUNS} measured runs after ${WARMUP} warm-up runs, ${cpus()[0]?.model}`,
     );
-    const render = await renderFigures(directory);
+    const naiveBaseline = await compareWithNaiveBaseline();
+    console.error("bench: the naive baseline prints the same pages");
+    const render = await renderFigures();
     const issuing = await issuingFigures();
     const bundle = await bundleForChildren(directory);
     const cold = coldFigures(directory, bundle);
@@ -218,6 +215,7 @@ async function main(): Promise<void> {
       ...runEnvironment(),
       runs: RUNS,
       warmup: WARMUP,
+      naiveBaseline,
       render,
       issuing,
       cold,

@@ -6,6 +6,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  MINIMAL_DOCUMENT,
+  RECTIFIED_VERSION,
+} from "../fixtures/documents";
+import {
   type RectifiedVersion,
   renderDocumentPdf,
 } from "../src/pdf/render-document";
@@ -15,13 +22,6 @@ import {
   isDocumentLocale,
 } from "../src/schemas/document-locale";
 import type { DocumentData } from "../src/schemas/document-request";
-import {
-  FULL_DOCUMENT,
-  ISSUE,
-  LONG_DOCUMENT,
-  MINIMAL_DOCUMENT,
-  RECTIFIED_VERSION,
-} from "../test/fixtures/documents";
 
 const OUTPUT = "samples";
 

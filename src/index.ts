@@ -3,8 +3,8 @@ import { systemClock } from "./clock";
 import { renderDocumentPdf } from "./pdf/render-document";
 import { createScheduledHandler } from "./scheduled";
 
+export { NamedLock } from "./durable-objects/named-lock";
 export { RateLimiter } from "./durable-objects/rate-limiter";
-export { ReferenceLock } from "./durable-objects/reference-lock";
 
 const dependencies = { clock: systemClock, renderPdf: renderDocumentPdf };
 

@@ -27,7 +27,7 @@ export function createServices(
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),
-    locks: durableObjectLocks(env.REFERENCE_LOCK),
+    locks: durableObjectLocks(env.LOCKS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     demo: config.demo,
   };

@@ -1,5 +1,6 @@
 import type { PDFPage } from "@cantoo/pdf-lib";
 import qrcode from "qrcode-generator";
+import type { QrSquare } from "../../src/pdf/qr-code";
 import { COLORS } from "../../src/pdf/styles";
 
 // The naive baseline draws its QR code with qrcode-generator, the QR library
@@ -44,11 +45,7 @@ function modulePath(url: string): { path: string; modules: number } {
  * square is painted white first, so that nothing behind it (the demo
  * watermark) reaches the symbol.
  */
-export function drawQrCode(
-  page: PDFPage,
-  url: string,
-  square: { x: number; top: number; size: number },
-): void {
+export function drawQrCode(page: PDFPage, url: string, square: QrSquare): void {
   const { path, modules } = modulePath(url);
   const { x, top, size } = square;
   page.drawRectangle({

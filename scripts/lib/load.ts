@@ -2,7 +2,7 @@
 // retry, correct and delete documents over loopback, then every answer is
 // checked against what the service serves back.
 import { createHash } from "node:crypto";
-import { minimalRequest } from "../../test/fixtures/requests";
+import { minimalRequest } from "../../fixtures/requests";
 
 export interface LoadOptions {
   baseUrl: string;

@@ -1,8 +1,8 @@
 // The time windows of the contract (spec 8, decisions.md "Time").
 const HOUR_MS = 60 * 60 * 1000;
 
-export const READ_WINDOW_MS = 24 * HOUR_MS;
-export const DELETE_WINDOW_MS = 2 * HOUR_MS;
+const READ_WINDOW_MS = 24 * HOUR_MS;
+const DELETE_WINDOW_MS = 2 * HOUR_MS;
 
 /** Reads, lists and retries see a document while `now < created_at + 24 h`. */
 export const isWithinReadWindow = (createdAt: number, now: number): boolean =>

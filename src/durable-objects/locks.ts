@@ -1,13 +1,13 @@
 import type { Locks } from "../domain/locks";
 import { serviceUnavailable } from "../errors";
-import type { ReferenceLock } from "./reference-lock";
+import type { NamedLock } from "./named-lock";
 
 // Longer than any issuing step takes; a caller waiting longer gets a 503.
 const WAIT_MS = 15_000;
 
-/** Locks held in ReferenceLock Durable Objects, one object per lock name. */
+/** Locks held in NamedLock Durable Objects, one object per lock name. */
 export function durableObjectLocks(
-  namespace: DurableObjectNamespace<ReferenceLock>,
+  namespace: DurableObjectNamespace<NamedLock>,
 ): Locks {
   return {
     async withLock(name, work) {

@@ -10,7 +10,7 @@ import {
   exampleRequest,
 } from "./examples";
 import {
-  type ErrorStatus,
+  type DocumentedErrorStatus,
   headOf,
   jsonResponse,
   pdfResponse,
@@ -21,19 +21,19 @@ import {
 // Error statuses per operation: spec section 7, plus the 503 that any
 // operation answers when a dependency is unreachable (decisions.md), or the
 // demo is switched off.
-const WRITE: ErrorStatus[] = [
+const WRITE: DocumentedErrorStatus[] = [
   400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503,
 ];
-const LIST: ErrorStatus[] = [401, 403, 422, 429, 500, 503];
-const READ: ErrorStatus[] = [401, 403, 404, 429, 500, 503];
-const QR_IMAGE: ErrorStatus[] = [...READ, 422];
-const QR: ErrorStatus[] = [404, 429, 500, 503];
-const DEMO_TOKEN: ErrorStatus[] = [400, 413, 415, 422, 429, 500, 503];
+const LIST: DocumentedErrorStatus[] = [401, 403, 422, 429, 500, 503];
+const READ: DocumentedErrorStatus[] = [401, 403, 404, 429, 500, 503];
+const QR_IMAGE: DocumentedErrorStatus[] = [...READ, 422];
+const QR: DocumentedErrorStatus[] = [404, 429, 500, 503];
+const DEMO_TOKEN: DocumentedErrorStatus[] = [400, 413, 415, 422, 429, 500, 503];
 
 const BEARER = [{ bearer: [] }];
 const QR_SECRET = [{ qrSecret: [] }];
 
-const documentResult = (description: string) => ({
+const documentResponse = (description: string) => ({
   description,
   content: {
     "application/json": {
@@ -91,7 +91,7 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
         summary: "Read a document (within 24 hours of its creation)",
         tags: ["documents"],
         security: BEARER,
-        responses: responses({ 200: documentResult("The document.") }, READ),
+        responses: responses({ 200: documentResponse("The document.") }, READ),
       },
       put: {
         operationId: id("rectifyDocument"),
@@ -106,7 +106,7 @@ function documentPaths(address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) {
         }),
         responses: responses(
           {
-            200: documentResult(
+            200: documentResponse(
               "The new version (or the existing one, for a retry).",
             ),
           },
@@ -270,8 +270,8 @@ function buildDocument() {
           requestBody: jsonBody("DocumentRequest", exampleRequest),
           responses: responses(
             {
-              201: documentResult("Issued."),
-              200: documentResult(
+              201: documentResponse("Issued."),
+              200: documentResponse(
                 "A retry: the original result, nothing new issued.",
               ),
             },

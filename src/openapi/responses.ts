@@ -44,9 +44,10 @@ const ERRORS = {
   ],
 } as const;
 
-export type ErrorStatus = keyof typeof ERRORS;
+/** A status whose error response the OpenAPI description documents. */
+export type DocumentedErrorStatus = keyof typeof ERRORS;
 
-const FIELD_OF_EXAMPLE: Partial<Record<ErrorStatus, string>> = {
+const FIELD_OF_EXAMPLE: Partial<Record<DocumentedErrorStatus, string>> = {
   409: "reference",
   422: "shipper.tax_id",
 };
@@ -57,7 +58,7 @@ const header = (description: string, type: "string" | "integer") => ({
 });
 
 // Headers a client acts on (decisions.md).
-const ERROR_HEADERS: Partial<Record<ErrorStatus, object>> = {
+const ERROR_HEADERS: Partial<Record<DocumentedErrorStatus, object>> = {
   401: { "WWW-Authenticate": header("`Bearer`.", "string") },
   429: {
     "Retry-After": header(
@@ -100,7 +101,10 @@ interface ResponseObject {
   content?: object;
 }
 
-function errorResponse(status: ErrorStatus, issuing: boolean): ResponseObject {
+function errorResponse(
+  status: DocumentedErrorStatus,
+  issuing: boolean,
+): ResponseObject {
   const [description, code] = ERRORS[status];
   const issuingValidation = status === 422 && issuing;
   return {
@@ -174,7 +178,7 @@ export const qrImageResponse = (description: string) => ({
  */
 export const responses = (
   success: Record<string, ResponseObject>,
-  errors: ErrorStatus[],
+  errors: DocumentedErrorStatus[],
   { issuing = false } = {},
 ) => ({
   ...success,

@@ -1,4 +1,4 @@
-import type { PDFPage } from "@cantoo/pdf-lib";
+import type { PageCanvas } from "./drawing";
 import { drawLines, heightOf, type Line } from "./lines";
 import type { Block } from "./page-flow";
 import { CONTENT_WIDTH, PAGE } from "./styles";
@@ -16,7 +16,7 @@ export const linesBlock = (
 ): Block => ({
   height: heightOf(lines),
   keepWithNext,
-  draw: (page, top) => drawLines(page, lines, FULL_WIDTH, top),
+  draw: (canvas, top) => drawLines(canvas, lines, FULL_WIDTH, top),
 });
 
 /** Full-width lines that may flow onto the next page, one line per block. */
@@ -25,15 +25,15 @@ export const flowingBlocks = (lines: readonly Line[]): Block[] =>
 
 /** Draws two columns side by side across `area`, the column gap between them. */
 export function drawColumns(
-  page: PDFPage,
+  canvas: PageCanvas,
   left: readonly Line[],
   right: readonly Line[],
   area: { x: number; width: number },
   top: number,
 ): void {
   const width = (area.width - COLUMN_GAP) / 2;
-  drawLines(page, left, { x: area.x, width }, top);
-  drawLines(page, right, { x: area.x + width + COLUMN_GAP, width }, top);
+  drawLines(canvas, left, { x: area.x, width }, top);
+  drawLines(canvas, right, { x: area.x + width + COLUMN_GAP, width }, top);
 }
 
 /** Two columns side by side, never split; as tall as the taller one. */
@@ -42,5 +42,5 @@ export const columnsBlock = (
   right: readonly Line[],
 ): Block => ({
   height: Math.max(heightOf(left), heightOf(right)),
-  draw: (page, top) => drawColumns(page, left, right, FULL_WIDTH, top),
+  draw: (canvas, top) => drawColumns(canvas, left, right, FULL_WIDTH, top),
 });

@@ -16,15 +16,9 @@ import { changeList } from "./field-names";
 import { printable } from "./fonts";
 import { formatLocalTime, formatMeasure, formatWeight } from "./format";
 import type { DocumentWording, Messages } from "./i18n";
-import {
-  drawLines,
-  drawText,
-  heightOf,
-  type Line,
-  wrappedLines,
-} from "./lines";
+import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
 import type { Block } from "./page-flow";
-import { drawQrCode } from "./qr-code";
+import type { QrSquare } from "./qr-code";
 import {
   COLORS,
   CONTENT_WIDTH,
@@ -113,6 +107,13 @@ const addressLines = (address: PostalAddress): string =>
   ]
     .filter(Boolean)
     .join("\n");
+
+/** The QR code's square, at the right margin, in the block whose top is `top`. */
+export const qrSquare = (top: number): QrSquare => ({
+  x: PAGE.width - PAGE.margin - QR_SIZE,
+  top,
+  size: QR_SIZE,
+});
 
 const withCountry = (identifier: string, country: string): string =>
   `${identifier} (${country})`;
@@ -246,19 +247,19 @@ function identificationBlock(
   const caption = wrappedLines(messages.qrCaption, styles.small, CAPTION_WIDTH);
   return {
     height: Math.max(left, QR_SIZE + heightOf(caption)),
-    draw(page, top) {
+    draw(canvas, top) {
       const column = { x: PAGE.margin, width };
-      drawColumns(page, reference, transportDate, column, top);
-      drawLines(page, issuedAt, column, top - firstRow);
-      box?.draw(page, top - identity - SECTION_GAP);
-      const qrLeft = PAGE.width - PAGE.margin - QR_SIZE;
-      drawQrCode(page, document.qrUrl, { x: qrLeft, top, size: QR_SIZE });
-      const right = PAGE.width - PAGE.margin;
-      let bottom = top - QR_SIZE;
+      drawColumns(canvas, reference, transportDate, column, top);
+      drawLines(canvas, issuedAt, column, top - firstRow);
+      box?.draw(canvas, top - identity - SECTION_GAP);
+      const qr = qrSquare(top);
+      canvas.qrCode(document.qrUrl, qr);
+      const right = qr.x + qr.size;
+      let bottom = top - qr.size;
       for (const line of caption) {
         bottom -= line.style.leading;
         const flushRight = right - widthIn(line.text, line.style);
-        drawText(page, line.text, line.style, flushRight, bottom);
+        canvas.text(line.text, line.style, flushRight, bottom);
       }
     },
   };
@@ -308,8 +309,8 @@ function rectificationBox(
   const height = heightOf(lines) + 2 * BOX_PADDING;
   return {
     height,
-    draw(page, top) {
-      page.drawRectangle({
+    draw(canvas, top) {
+      canvas.page.drawRectangle({
         x: PAGE.margin,
         y: top - height,
         width,
@@ -319,7 +320,7 @@ function rectificationBox(
         borderWidth: 0.8,
       });
       drawLines(
-        page,
+        canvas,
         lines,
         { x: PAGE.margin + BOX_PADDING, width: inner },
         top - BOX_PADDING,

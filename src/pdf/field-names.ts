@@ -34,7 +34,7 @@ const FIELD_LABELS: Readonly<Record<PrintedField, readonly MessageKey[]>> = {
 };
 
 /** A field's name in one language: `Contractual shipper — Name or company name`. */
-export const fieldName = (messages: Messages, field: PrintedField): string =>
+const fieldName = (messages: Messages, field: PrintedField): string =>
   FIELD_LABELS[field].map((key) => messages[key]).join(" — ");
 
 /** The list of changes in one language: `Changes: Vehicle registration; Weight`. */

@@ -9,9 +9,9 @@ import { FALLBACK_FAMILIES, type FallbackFamily } from "./fallback-families";
 export type FontChoice = "base" | FallbackFamily;
 
 /** Code point ranges as `npm run fonts` writes them: `first-last` in hex, comma-separated. */
-export type RangeList = readonly number[];
+type RangeList = readonly number[];
 
-export const parseRanges = (ranges: string): RangeList =>
+const parseRanges = (ranges: string): RangeList =>
   ranges.split(",").flatMap((range) => {
     const [first = "", last = first] = range.split("-");
     return [Number.parseInt(first, 16), Number.parseInt(last, 16)];

@@ -64,8 +64,12 @@ function decodeGlyphsOnce(font: fontkit.Font): void {
     const glyph = getGlyph(id, codePoints) as DecodableGlyph | null;
     if (glyph && !once.has(glyph)) {
       const decode = glyph._decode.bind(glyph);
-      let decoded: unknown;
-      glyph._decode = () => (decoded ??= decode());
+      // Boxed: a glyph without an outline (the space) decodes to null.
+      let decoded: { outline: unknown } | undefined;
+      glyph._decode = () => {
+        decoded ??= { outline: decode() };
+        return decoded.outline;
+      };
       once.add(glyph);
     }
     return glyph;
@@ -120,16 +124,21 @@ export interface DocumentFonts {
   fallbacks: FallbackFonts;
 }
 
+/** fontkit as pdf-lib registers it. */
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+
 /**
  * Embeds the document font, regular and bold, and the fallback fonts given,
  * each as a subset of the glyphs used: a document embeds only the fonts it
- * prints with.
+ * prints with. The shared fontkit unless told otherwise (the naive baseline
+ * of `npm run bench` passes fontkit itself).
  */
 export async function embedDocumentFonts(
   pdf: PDFDocument,
   fallbackFiles: FallbackFontFiles = new Map(),
+  fontkit: Fontkit = sharedFontkit,
 ): Promise<DocumentFonts> {
-  pdf.registerFontkit(sharedFontkit);
+  pdf.registerFontkit(fontkit);
   const regular = await pdf.embedFont(REGULAR, { subset: true });
   const bold = await pdf.embedFont(BOLD, { subset: true });
   const fallbacks = new Map<FallbackFamily, PDFFont>();

@@ -43,7 +43,7 @@ const groupThousands = (integer: string): string =>
   integer.replace(/\B(?=(\d{3})+$)/g, ".");
 
 /** `1234567.5` with 3 decimals → `1.234.567,5`. */
-export function formatDecimal(value: string, decimals: number): string {
+function formatDecimal(value: string, decimals: number): string {
   const { integer, fraction } = roundDecimal(value, decimals);
   const grouped = groupThousands(integer);
   return fraction ? `${grouped},${fraction}` : grouped;

@@ -1,5 +1,6 @@
 import type { PDFFont, PDFPage } from "@cantoo/pdf-lib";
 import { appendContent, fillColor, pdfNumber } from "./content";
+import type { PageCanvas } from "./drawing";
 import { fontRuns } from "./font-runs";
 import { type TextStyle, widthIn } from "./styles";
 import { wrapText } from "./text-wrap";
@@ -38,7 +39,7 @@ export const heightOf = (lines: readonly Line[]): number =>
 
 /** Draws lines downwards from `top`, in a column `width` wide at `x`. */
 export function drawLines(
-  page: PDFPage,
+  canvas: PageCanvas,
   lines: readonly Line[],
   column: { x: number; width: number },
   top: number,
@@ -46,9 +47,9 @@ export function drawLines(
   let bottom = top;
   for (const line of lines) {
     bottom -= (line.spaceBefore ?? 0) + line.style.leading;
-    drawText(page, line.text, line.style, column.x, bottom);
+    canvas.text(line.text, line.style, column.x, bottom);
     if (line.underlined) {
-      page.drawLine({
+      canvas.page.drawLine({
         start: { x: column.x, y: bottom - 0.5 },
         end: { x: column.x + column.width, y: bottom - 0.5 },
         thickness: 0.6,

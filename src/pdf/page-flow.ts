@@ -1,4 +1,4 @@
-import type { PDFPage } from "@cantoo/pdf-lib";
+import type { PageCanvas } from "./drawing";
 
 /** A piece of content that is never split across pages. */
 export interface Block {
@@ -6,7 +6,7 @@ export interface Block {
   /** A heading or a label: it goes to the next page with the block after it. */
   readonly keepWithNext?: boolean;
   /** Draws the block with its top edge at `top`. */
-  draw(page: PDFPage, top: number): void;
+  draw(canvas: PageCanvas, top: number): void;
 }
 
 export interface PlacedBlock {

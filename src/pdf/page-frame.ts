@@ -1,13 +1,8 @@
 import { degrees, type PDFPage } from "@cantoo/pdf-lib";
+import type { PageCanvas } from "./drawing";
 import { boldOutline } from "./fonts";
 import type { DocumentWording } from "./i18n";
-import {
-  drawLines,
-  drawText,
-  heightOf,
-  type Line,
-  wrappedLines,
-} from "./lines";
+import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
 import { drawLogo } from "./logo";
 import type { ContentArea } from "./page-flow";
 import {
@@ -42,9 +37,12 @@ export const pageFrame = (frame: Omit<PageFrame, "footer">): PageFrame => ({
   ),
 });
 
+/** Where the content of every page starts: below the header. */
+export const CONTENT_TOP = PAGE.height - PAGE.margin - HEADER_HEIGHT - GAP;
+
 /** Where the content of a page goes: between the header and the footer. */
 export const contentArea = (frame: PageFrame): ContentArea => ({
-  top: PAGE.height - PAGE.margin - HEADER_HEIGHT - GAP,
+  top: CONTENT_TOP,
   bottom: PAGE.margin + heightOf(frame.footer) + GAP,
 });
 
@@ -55,11 +53,12 @@ export const contentArea = (frame: PageFrame): ContentArea => ({
  * that the content prints over it.
  */
 export function drawPageFrame(
-  page: PDFPage,
+  canvas: PageCanvas,
   frame: PageFrame,
   pageNumber: number,
   pageCount: number,
 ): void {
+  const { page } = canvas;
   const { styles } = frame;
   const { own, spanish, printed } = frame.wording;
   if (frame.demo) drawWatermark(page);
@@ -72,22 +71,21 @@ export function drawPageFrame(
   const textLeft = left + LOGO_SIZE + GAP;
   const title = own.title;
   let bottom = top - styles.title.leading;
-  drawText(page, title, styles.title, textLeft, bottom);
+  canvas.text(title, styles.title, textLeft, bottom);
   // Under the title rather than beside it: both would not fit with the page number.
   if (spanish && spanish.title !== title) {
     bottom -= styles.label.leading;
-    drawText(page, spanish.title, styles.label, textLeft, bottom);
+    canvas.text(spanish.title, styles.label, textLeft, bottom);
   }
   if (frame.demo) {
     drawNotValid(
-      page,
+      canvas,
       frame,
       textLeft + widthIn(title, styles.title) + GAP,
       top,
     );
   }
-  drawText(
-    page,
+  canvas.text(
     `${printed.documentId}: ${frame.uuid}`,
     styles.small,
     textLeft,
@@ -95,8 +93,7 @@ export function drawPageFrame(
   );
 
   const pageLabel = `${printed.page} ${pageNumber}/${pageCount}`;
-  drawText(
-    page,
+  canvas.text(
     pageLabel,
     styles.pageNumber,
     right - widthIn(pageLabel, styles.pageNumber),
@@ -105,8 +102,7 @@ export function drawPageFrame(
 
   if (frame.demo) {
     // Also level with the text, where every reader and extractor finds it.
-    drawText(
-      page,
+    canvas.text(
       "DEMO",
       styles.notValid,
       right - widthIn("DEMO", styles.notValid),
@@ -129,12 +125,12 @@ export function drawPageFrame(
     thickness: 0.5,
     color: COLORS.rule,
   });
-  drawLines(page, frame.footer, { x: left, width: CONTENT_WIDTH }, footerTop);
+  drawLines(canvas, frame.footer, { x: left, width: CONTENT_WIDTH }, footerTop);
 }
 
 /** The localized "not valid" mark, boxed in red, its top-left corner at (x, top). */
 function drawNotValid(
-  page: PDFPage,
+  canvas: PageCanvas,
   frame: PageFrame,
   x: number,
   top: number,
@@ -144,7 +140,7 @@ function drawNotValid(
   const text = frame.wording.own.notValid;
   const padding = 5;
   const height = style.leading + 2;
-  page.drawRectangle({
+  canvas.page.drawRectangle({
     x,
     y: top - height - 1,
     width: widthIn(text, style) + 2 * padding,
@@ -154,7 +150,7 @@ function drawNotValid(
     borderColor: COLORS.warning,
     borderWidth: 1.2,
   });
-  drawText(page, text, style, x + padding, top - height);
+  canvas.text(text, style, x + padding, top - height);
 }
 
 /**

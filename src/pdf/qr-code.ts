@@ -3,6 +3,13 @@ import { qrSymbol } from "../qr/symbol";
 import { appendContent, fillColor, pdfNumber } from "./content";
 import { COLORS } from "./styles";
 
+/** Where a QR code goes: a `size`-point square whose top-left corner is (x, top). */
+export interface QrSquare {
+  x: number;
+  top: number;
+  size: number;
+}
+
 /**
  * Draws the QR code of `url` as vectors (error correction M), quiet zone
  * included, as a `size`-point square whose top-left corner is (x, top). The
@@ -14,11 +21,7 @@ import { COLORS } from "./styles";
  * pdf-lib's SVG path parser and operator objects cost as much as the rest of
  * the page.
  */
-export function drawQrCode(
-  page: PDFPage,
-  url: string,
-  square: { x: number; top: number; size: number },
-): void {
+export function drawQrCode(page: PDFPage, url: string, square: QrSquare): void {
   const { runs, modules } = qrSymbol(url);
   const { x, top, size } = square;
   const scale = size / modules;

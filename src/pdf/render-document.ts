@@ -1,14 +1,14 @@
 import { PDFDocument } from "@cantoo/pdf-lib";
 import type { DocumentLocale } from "../schemas/document-locale";
 import { documentContent, type IssuedDocument } from "./document-content";
-import { embedDocumentFonts, type FallbackFontFiles } from "./fonts";
+import { type PdfDrawing, STREAM_DRAWING } from "./drawing";
+import type { FallbackFontFiles } from "./fonts";
 import { documentWording, LANGUAGE_TAGS } from "./i18n";
-import { finishText } from "./lines";
 import { paginate } from "./page-flow";
 import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
 import { PAGE, textStyles } from "./styles";
 
-export type { IssuedDocument, RectifiedVersion } from "./document-content";
+export type { RectifiedVersion } from "./document-content";
 
 export interface DocumentPdfInput extends IssuedDocument {
   /** The language of the labels (with the Spanish beside them); data prints as given. */
@@ -26,16 +26,25 @@ export interface DocumentPdf {
 
 const PRODUCER = "DeCA service (pdf-lib)";
 
-/**
- * The control document as an A4 PDF. Pure: the same input gives the same
- * bytes (dates come from `createdAt`, nothing random is written).
- */
-export async function renderDocumentPdf(
+/** The control document as the service issues it. */
+export const renderDocumentPdf = (
   input: DocumentPdfInput,
+): Promise<DocumentPdf> => drawDocumentPdf(input, STREAM_DRAWING);
+
+/**
+ * The control document as an A4 PDF, drawn with `drawing`. Pure: the same
+ * input gives the same bytes (dates come from `createdAt`, nothing random is
+ * written).
+ */
+export async function drawDocumentPdf(
+  input: DocumentPdfInput,
+  drawing: PdfDrawing,
 ): Promise<DocumentPdf> {
   const wording = documentWording(input.locale);
   const pdf = await PDFDocument.create({ updateMetadata: false });
-  const styles = textStyles(await embedDocumentFonts(pdf, input.fallbackFonts));
+  const styles = textStyles(
+    await drawing.embedFonts(pdf, input.fallbackFonts ?? new Map()),
+  );
   const frame = pageFrame({
     wording,
     styles,
@@ -48,10 +57,10 @@ export async function renderDocumentPdf(
     contentArea(frame),
   );
   pages.forEach((blocks, index) => {
-    const page = pdf.addPage([PAGE.width, PAGE.height]);
-    drawPageFrame(page, frame, index + 1, pages.length);
-    for (const { block, top } of blocks) block.draw(page, top);
-    finishText(page);
+    const canvas = drawing.canvas(pdf.addPage([PAGE.width, PAGE.height]));
+    drawPageFrame(canvas, frame, index + 1, pages.length);
+    for (const { block, top } of blocks) block.draw(canvas, top);
+    canvas.finish();
   });
 
   const created = new Date(input.createdAt);

@@ -11,7 +11,7 @@ const QUIET_ZONE = 4;
 const SEGMENT_MODES = [mode.numeric, mode.alphaNumeric, mode.utf8];
 
 /** A horizontal run of dark modules, in module units with the quiet zone (y grows downwards). */
-export interface ModuleRun {
+interface ModuleRun {
   x: number;
   y: number;
   length: number;

@@ -9,5 +9,3 @@ export const addressSchema = z.strictObject({
   city: text(1, 255),
   country: countryCode,
 });
-
-export type Address = z.output<typeof addressSchema>;

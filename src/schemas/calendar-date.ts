@@ -3,7 +3,7 @@ import * as z from "zod";
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True for a real calendar date written `YYYY-MM-DD` (`2026-02-30` is not). */
-export function isCalendarDate(value: string): boolean {
+function isCalendarDate(value: string): boolean {
   const match = DATE_PATTERN.exec(value);
   if (!match) return false;
   const [year, month, day] = match.slice(1).map(Number) as [

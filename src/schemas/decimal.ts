@@ -6,7 +6,7 @@ const POSITIVE_DECIMAL =
   /^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$/;
 
 /** Drops trailing decimal zeros, and the point when nothing follows it. */
-export const normalizeDecimal = (value: string): string =>
+const normalizeDecimal = (value: string): string =>
   value.includes(".") ? value.replace(/\.?0+$/, "") : value;
 
 const invalidDecimal = (input: unknown) =>

@@ -7,5 +7,3 @@ export const demoTokenRequestSchema = z.strictObject({
     .nullish()
     .transform((locale) => locale ?? "es"),
 });
-
-export type DemoTokenRequest = z.output<typeof demoTokenRequestSchema>;

@@ -30,5 +30,3 @@ export const goodsSchema = z
       },
     ),
   );
-
-export type Goods = z.output<typeof goodsSchema>;

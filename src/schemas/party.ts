@@ -50,6 +50,3 @@ export const carrierSchema = z
     address: optional(addressSchema),
   })
   .check(taxIdMatchesCountry);
-
-export type Shipper = z.output<typeof shipperSchema>;
-export type Carrier = z.output<typeof carrierSchema>;

@@ -6,5 +6,3 @@ export const specialAuthorizationSchema = z.strictObject({
   number: text(1, 255),
   issuer: optional(text(1, 255)),
 });
-
-export type SpecialAuthorization = z.output<typeof specialAuthorizationSchema>;

@@ -12,7 +12,7 @@ const isPrintable = (value: string): boolean =>
   value.isWellFormed() && !CONTROL_CHARACTERS.test(value);
 
 /** Length in characters (Unicode code points), not UTF-16 units or bytes. */
-export const characterCount = (value: string): number => {
+const characterCount = (value: string): number => {
   let count = 0;
   for (const _ of value) count++;
   return count;

@@ -74,5 +74,3 @@ export const vehicleSchema = z
       },
     ),
   );
-
-export type Vehicle = z.output<typeof vehicleSchema>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fullRequest, type RequestBody } from "../../fixtures/requests";
 import {
   changedFields,
   changesVehicle,
@@ -7,7 +8,6 @@ import {
   documentRequestSchema,
   splitRequest,
 } from "../../src/schemas/document-request";
-import { fullRequest, type RequestBody } from "../fixtures/requests";
 
 /** The normalized data of a request body, as the service stores it. */
 const dataOf = (body: RequestBody) =>

@@ -1,4 +1,4 @@
-import { fullRequest, type RequestBody } from "../fixtures/requests";
+import { fullRequest, type RequestBody } from "../../fixtures/requests";
 import { createCredential } from "./credentials";
 import {
   bearer,

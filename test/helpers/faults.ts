@@ -45,7 +45,7 @@ export const d1WritesDown = (): Env => ({
 /** The bindings with every reference and document lock object unreachable. */
 export const locksDown = (): Env => ({
   ...env,
-  REFERENCE_LOCK: replacing(env.REFERENCE_LOCK, "get", () => ({
+  LOCKS: replacing(env.LOCKS, "get", () => ({
     acquire: () => Promise.reject(new Error("Durable Object unreachable")),
     release: () => Promise.resolve(),
   })),

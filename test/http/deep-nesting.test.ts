@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { fullRequest } from "../fixtures/requests";
+import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
 import { expectContractError } from "../helpers/error-contract";
 import { call } from "../helpers/worker";

@@ -4,9 +4,9 @@ import {
   env,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
-import { fullRequest, minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi, qrPath, sha256Of } from "../helpers/documents-api";
 import { callWithClock, fixedClock, fromIp, ORIGIN } from "../helpers/worker";

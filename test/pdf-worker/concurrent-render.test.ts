@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
 import {
   type DocumentPdf,
   renderDocumentPdf,
 } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
-import { FULL_DOCUMENT, ISSUE } from "../fixtures/documents";
 
 // Inside workerd, like production: a fontkit that waits on timers (the
 // process.nextTick polyfill of @pdf-lib/fontkit) would leave concurrent

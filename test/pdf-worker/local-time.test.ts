@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { PRINTED_TIMES, ZONE_NAMES } from "../../fixtures/local-times";
 import { formatLocalTime } from "../../src/pdf/format";
-import { PRINTED_TIMES, ZONE_NAMES } from "../fixtures/local-times";
 
 // workerd's own ICU, as in production: the same times as in Node.
 describe("the time of issue inside the Worker", () => {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { PDFDict, PDFDocument, PDFName, rgb } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
+import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
 import { cutFallbackFont } from "../../scripts/lib/fallback-font-files";
 import { fallbackFamiliesFor } from "../../src/pdf/font-coverage";
 import {
@@ -13,7 +14,6 @@ import {
 } from "../../src/pdf/render-document";
 import { widthIn } from "../../src/pdf/styles";
 import type { DocumentData } from "../../src/schemas/document-request";
-import { FULL_DOCUMENT, ISSUE } from "../fixtures/documents";
 import { checkPdfStructure, pageTexts, squeezeSpaces } from "./pdf-tools";
 
 /** Names and texts in every writing people send, one per printed field. */

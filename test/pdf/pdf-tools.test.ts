@@ -1,8 +1,8 @@
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
 import { drawQrCode } from "../../src/pdf/qr-code";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
-import { FULL_DOCUMENT, ISSUE } from "../fixtures/documents";
 import { checkPdfStructure, decodeQrCode } from "./pdf-tools";
 
 /** One character a byte, and back. */

@@ -1,6 +1,13 @@
 import { PDFDocument, PDFName, PDFString } from "@cantoo/pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  FULL_DOCUMENT,
+  ISSUE,
+  LONG_DOCUMENT,
+  MINIMAL_DOCUMENT,
+  RECTIFIED_VERSION,
+} from "../../fixtures/documents";
+import {
   CATALOGS,
   documentWording,
   MESSAGE_KEYS,
@@ -12,13 +19,6 @@ import {
 } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
 import type { DocumentData } from "../../src/schemas/document-request";
-import {
-  FULL_DOCUMENT,
-  ISSUE,
-  LONG_DOCUMENT,
-  MINIMAL_DOCUMENT,
-  RECTIFIED_VERSION,
-} from "../fixtures/documents";
 import {
   checkPdfStructure,
   decodeQrCode,
@@ -154,9 +154,10 @@ describe("the languages of a document", () => {
     expect(english).toContain(
       "Trailer or semi-trailer registration / Matrícula del remolque o semirremolque",
     );
-    // The header: the title over the Spanish title, the page number to the right.
+    // The header: the title over the Spanish title, then the identifier; the
+    // page number, to the right, comes after them in MuPDF's reading order.
     expect(english).toContain(
-      `Control document Page / Página 1/1 Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid}`,
+      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Page / Página 1/1`,
     );
     expect(english).toContain(
       "2026-11-21 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",

@@ -4,10 +4,10 @@ import {
   env,
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { minimalRequest } from "../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../src/domain/documents/sweep-orphan-pdfs";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
-import { minimalRequest } from "../fixtures/requests";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
 import { callWithClock, fixedClock } from "../helpers/worker";

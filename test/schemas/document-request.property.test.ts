@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { RequestBody } from "../../fixtures/requests";
 import { documentRequestSchema } from "../../src/schemas/document-request";
-import type { RequestBody } from "../fixtures/requests";
 import { errorsOf } from "../helpers/validation";
 
 // Valid bodies in all their variety: optional parts present, absent or null,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  fullRequest,
+  minimalRequest,
+  type RequestBody,
+} from "../../fixtures/requests";
+import {
   canonicalJson,
   requestHash,
 } from "../../src/domain/documents/request-hash";
@@ -7,11 +12,6 @@ import {
   documentRequestSchema,
   splitRequest,
 } from "../../src/schemas/document-request";
-import {
-  fullRequest,
-  minimalRequest,
-  type RequestBody,
-} from "../fixtures/requests";
 import { errorsOf, fieldCodes } from "../helpers/validation";
 
 const parse = (body: unknown) => documentRequestSchema.parse(body);

@@ -6,7 +6,7 @@ import type { DocumentServices } from "../documents/services";
 import { newId } from "../random";
 
 /** A demo session lasts 24 hours from its token's issue (spec 5). */
-export const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
+const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
 
 export interface DemoTokenResult {
   token: string;

@@ -5,7 +5,7 @@ import type { Credential } from "../authenticate";
 import { readWindowStart } from "../windows";
 import type { DocumentServices } from "./services";
 
-export interface DocumentSummary {
+interface DocumentSummary {
   uuid: string;
   reference: string | null;
   created_at: string;

@@ -10,7 +10,7 @@ import type { Locks } from "../locks";
 import type { RateLimits } from "../rate-limits";
 
 /** What the PDF renderer is given: the data and what issuing adds to it. */
-export interface RenderRequest {
+interface RenderRequest {
   data: DocumentData;
   uuid: string;
   createdAt: number;

@@ -4,7 +4,7 @@ import {
   fullRequest,
   minimalRequest,
   type RequestBody,
-} from "../../fixtures/requests";
+} from "../../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import {
   comparable,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fullRequest } from "../../fixtures/requests";
+import { fullRequest } from "../../../fixtures/requests";
 import { withIssuedDocument } from "../../helpers/documents-api";
 import { expectContractError } from "../../helpers/error-contract";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { fullRequest } from "../../../fixtures/requests";
 import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
 import type { RenderPdf } from "../../../src/domain/documents/services";
-import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import { documentsApi } from "../../helpers/documents-api";
 import { callWith, fixedClock } from "../../helpers/worker";

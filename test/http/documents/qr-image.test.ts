@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import { fullRequest, minimalRequest } from "../../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import {
   comparable,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import { fullRequest, minimalRequest } from "../../../fixtures/requests";
 import {
   comparable,
   qrPath,

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { fullRequest } from "../../../fixtures/requests";
 import { changedFields } from "../../../src/domain/documents/changed-fields";
 import {
   type RectifiedVersion,
@@ -7,7 +8,6 @@ import {
 } from "../../../src/pdf/render-document";
 import { isDocumentLocale } from "../../../src/schemas/document-locale";
 import type { DocumentData } from "../../../src/schemas/document-request";
-import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import {
   documentsApi,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { fullRequest, type RequestBody } from "../../fixtures/requests";
+import { fullRequest, type RequestBody } from "../../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import { expectContractError } from "../../helpers/error-contract";
 import { callWith, fixedClock } from "../../helpers/worker";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { fullRequest } from "../../../fixtures/requests";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "../../../src/domain/credential-rate-limit";
-import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import { expectContractError } from "../../helpers/error-contract";
 import { rateLimiterDown } from "../../helpers/faults";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { fullRequest } from "../../../fixtures/requests";
 import { sha256Hex } from "../../../src/domain/sha256";
-import { fullRequest } from "../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
 import { bearer, callWith, fixedClock } from "../../helpers/worker";

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fullRequest } from "../../fixtures/requests";
+import { fullRequest } from "../../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
 import { bearer, call, callWith, fixedClock } from "../../helpers/worker";

@@ -5,12 +5,12 @@ const LEASE_MS = 30_000;
 
 /**
  * One named lock (one object per name: a reference of an organization and
- * environment, or a document). Callers queue on `acquire` until the holder
+ * environment, a document, or a demo session; see src/domain/locks.ts). Callers queue on `acquire` until the holder
  * releases or its lease runs out. The state lives in memory: a lock lost with
  * an evicted object only removes serialization, and D1's unique indexes
  * still refuse a second document.
  */
-export class ReferenceLock extends DurableObject<Env> {
+export class NamedLock extends DurableObject<Env> {
   #holder: { token: string; expiresAt: number } | null = null;
   #waiters: (() => void)[] = [];
 

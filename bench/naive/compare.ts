@@ -1,0 +1,95 @@
+// The naive baseline prints the same pages as src/pdf: no glyph goes missing
+// or moves in src/pdf's fast paths. `npm run bench` runs this first and stops
+// when a page differs, since timing a renderer that prints wrong pages says
+// nothing.
+import { qrSquare } from "../../src/pdf/document-content";
+import { CONTENT_TOP } from "../../src/pdf/page-frame";
+import {
+  type DocumentPdfInput,
+  renderDocumentPdf,
+} from "../../src/pdf/render-document";
+import { PAGE } from "../../src/pdf/styles";
+import { type GrayImage, renderPage } from "../../test/pdf/pdf-tools";
+import { RENDER_FIXTURES } from "../fixtures";
+import { renderNaiveDocumentPdf } from "./render-document";
+
+const DPI = 100;
+const POINT = DPI / 72;
+/** A pixel differs when its grey levels are further apart than this. */
+const LEVEL_TOLERANCE = 64;
+/** Anti-aliasing at glyph edges; one missing or moved glyph is hundreds. */
+const MAX_DIFFERING_PIXELS = 20;
+/** A printed page, not a blank one, however alike. */
+const MIN_DARK_PIXELS = 10_000;
+
+/**
+ * The QR code's square on page 1, in points from the page's top-left corner,
+ * with 2 points around it: its mask may differ from qrcode-generator's, its
+ * content not (the PDF tests read it).
+ */
+const qr = qrSquare(CONTENT_TOP);
+const QR_BOX = {
+  left: qr.x - 2,
+  right: qr.x + qr.size + 2,
+  top: PAGE.height - qr.top - 2,
+  bottom: PAGE.height - qr.top + qr.size + 2,
+};
+
+const CASES: { name: string; input: DocumentPdfInput; page: number }[] = [
+  { name: "full", input: RENDER_FIXTURES.full, page: 1 },
+  { name: "long, page 2", input: RENDER_FIXTURES.long, page: 2 },
+  {
+    name: "full, demo",
+    input: { ...RENDER_FIXTURES.full, demo: true },
+    page: 1,
+  },
+];
+
+function differingPixels(a: GrayImage, b: GrayImage, skipQr: boolean): number {
+  if (a.width !== b.width || a.height !== b.height) return a.pixels.length;
+  let count = 0;
+  a.pixels.forEach((level, index) => {
+    const x = (index % a.width) / POINT;
+    const y = Math.floor(index / a.width) / POINT;
+    const inQr =
+      x >= QR_BOX.left &&
+      x <= QR_BOX.right &&
+      y >= QR_BOX.top &&
+      y <= QR_BOX.bottom;
+    if (skipQr && inQr) return;
+    if (Math.abs(level - (b.pixels[index] ?? 255)) > LEVEL_TOLERANCE) count++;
+  });
+  return count;
+}
+
+/** Compares each case's page with the baseline's; throws at the first that differs. */
+export async function compareWithNaiveBaseline(): Promise<
+  Record<string, { differingPixels: number }>
+> {
+  const results: Record<string, { differingPixels: number }> = {};
+  for (const { name, input, page } of CASES) {
+    const fast = await renderDocumentPdf(input);
+    const naive = await renderNaiveDocumentPdf(input);
+    if (fast.pages !== naive.pages) {
+      throw new Error(
+        `naive baseline, ${name}: ${fast.pages} pages against the baseline's ${naive.pages}`,
+      );
+    }
+    const fastImage = await renderPage(fast.bytes, DPI, page);
+    const naiveImage = await renderPage(naive.bytes, DPI, page);
+    const dark = fastImage.pixels.filter((level) => level < 128).length;
+    if (dark < MIN_DARK_PIXELS) {
+      throw new Error(
+        `naive baseline, ${name}: page ${page} is nearly blank (${dark} dark pixels)`,
+      );
+    }
+    const differing = differingPixels(fastImage, naiveImage, page === 1);
+    if (differing >= MAX_DIFFERING_PIXELS) {
+      throw new Error(
+        `naive baseline, ${name}: page ${page} differs from the baseline's in ${differing} pixels`,
+      );
+    }
+    results[name] = { differingPixels: differing };
+  }
+  return results;
+}
