@@ -93,7 +93,8 @@ export const jsonResponse = (
   content: { "application/json": { schema: schemaRef(schema), example } },
 });
 
-export const pdfResponse = (
+/** A PDF answer, as the document describes it. */
+export const documentedPdf = (
   description: string,
   disposition: "inline" | "attachment",
 ) => ({

@@ -1,13 +1,8 @@
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Whether a path segment can be a document uuid (as issued: lower case). */
-export const isUuid = (value: string): boolean => UUID.test(value);
-
 /**
  * A stored PDF exactly as issued: `inline` opens it in the browser (QR
  * links), `attachment` saves it (authenticated downloads).
  */
-export function pdfResponse(
+export function storedPdfResponse(
   pdf: { uuid: string; bytes: Uint8Array },
   disposition: "inline" | "attachment",
 ): Response {
