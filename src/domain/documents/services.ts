@@ -1,27 +1,14 @@
 import type { Clock } from "../../clock";
 import type { Database } from "../../db/client";
-import type { DocumentLocale } from "../../schemas/document-locale";
-import type { DocumentData } from "../../schemas/document-request";
+import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { Keyring } from "../../storage/keyring";
 import type { PdfStore } from "../../storage/pdf-store";
 import type { DemoConfig } from "../demo/demo-config";
 import type { Locks } from "../locks";
 import type { RateLimits } from "../rate-limits";
 
-/** What the PDF renderer is given: the data and what issuing adds to it. */
-export interface RenderRequest {
-  data: DocumentData;
-  uuid: string;
-  createdAt: number;
-  rectifiesUuid: string | null;
-  qrUrl: string;
-  locale: DocumentLocale;
-  demo: boolean;
-}
-
-export type RenderPdf = (
-  request: RenderRequest,
-) => Promise<{ bytes: Uint8Array; pages: number }>;
+/** The PDF renderer (src/pdf), passed in so that tests can replace it. */
+export type RenderPdf = (input: DocumentPdfInput) => Promise<DocumentPdf>;
 
 /**
  * Everything the document rules use, passed in so that tests and fault
