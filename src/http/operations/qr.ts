@@ -3,7 +3,11 @@ import { createMiddleware } from "hono/factory";
 import { demoUnavailable } from "../../domain/demo/demo-limits";
 import { downloadByQr } from "../../domain/documents/qr-download";
 import type { AppEnv } from "../../env";
-import { documentedPdf, responses } from "../../openapi/responses";
+import {
+  documentedPdf,
+  type ErrorStatus,
+  responses,
+} from "../../openapi/responses";
 import { QR_SECRET } from "../../openapi/security";
 import { uuidPath } from "../../schemas/document-address";
 import { defineOperation } from "../operation";
@@ -17,9 +21,6 @@ const SECRET_PARAMETER = {
   required: true,
   schema: { type: "string" },
 };
-
-const DESCRIPTION =
-  "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.";
 
 /** The PDF itself, inline: what an inspector's phone opens from the QR code. */
 const serveQrPdf =
@@ -41,42 +42,45 @@ const demoEnabled = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** A QR link's operation: `/d/{uuid}` real, `/demo/d/{uuid}` demo. */
+const qrLinkOperation = (link: {
+  demo: boolean;
+  operationId: string;
+  summary: string;
+  errors: ErrorStatus[];
+}) =>
+  defineOperation({
+    method: "get",
+    path: link.demo ? "/demo/d/{uuid}" : "/d/{uuid}",
+    params: uuidPath,
+    middleware: link.demo ? [demoEnabled] : [],
+    handle: serveQrPdf(link.demo),
+    doc: {
+      operationId: link.operationId,
+      summary: link.summary,
+      description:
+        "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.",
+      tags: ["qr"],
+      security: QR_SECRET,
+      parameters: [SECRET_PARAMETER],
+      responses: responses(
+        { 200: documentedPdf("The PDF, inline.", "inline") },
+        link.errors,
+      ),
+    },
+  });
+
 export const qrOperations = [
-  defineOperation({
-    method: "get",
-    path: "/d/{uuid}",
-    params: uuidPath,
-    handle: serveQrPdf(false),
-    doc: {
-      operationId: "downloadDocumentByQr",
-      summary: "The PDF of a QR link",
-      description: DESCRIPTION,
-      tags: ["qr"],
-      security: QR_SECRET,
-      parameters: [SECRET_PARAMETER],
-      responses: responses(
-        { 200: documentedPdf("The PDF, inline.", "inline") },
-        [404, 429, 500],
-      ),
-    },
+  qrLinkOperation({
+    demo: false,
+    operationId: "downloadDocumentByQr",
+    summary: "The PDF of a QR link",
+    errors: [404, 429, 500],
   }),
-  defineOperation({
-    method: "get",
-    path: "/demo/d/{uuid}",
-    params: uuidPath,
-    middleware: [demoEnabled],
-    handle: serveQrPdf(true),
-    doc: {
-      operationId: "downloadDemoDocumentByQr",
-      summary: "The PDF of a demo QR link (until the demo session expires)",
-      description: DESCRIPTION,
-      tags: ["qr"],
-      security: QR_SECRET,
-      parameters: [SECRET_PARAMETER],
-      responses: responses(
-        { 200: documentedPdf("The PDF, inline.", "inline") },
-        [404, 429, 500, 503],
-      ),
-    },
+  qrLinkOperation({
+    demo: true,
+    operationId: "downloadDemoDocumentByQr",
+    summary: "The PDF of a demo QR link (until the demo session expires)",
+    errors: [404, 429, 500, 503],
   }),
 ];
