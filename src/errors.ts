@@ -1,6 +1,10 @@
 // The one error model of the API: every failure becomes an ApiError and every
 // ApiError becomes the body of spec 2.15, `{errors: [{field, code, message}]}`.
 
+import type { ErrorBody as Body } from "./schemas/error-body";
+
+type BodyItem = Body["errors"][number];
+
 const STATUS_BY_CODE = {
   MALFORMED_JSON: 400,
   UNAUTHENTICATED: 401,
@@ -47,15 +51,10 @@ export type ValidationCode =
   | "INVALID_RANGE"
   | "DOCUMENT_TOO_LARGE";
 
-export interface ErrorItem {
-  field: string | null;
-  code: ErrorCode | ValidationCode;
-  message: string;
-}
+/** An item of the error body, whose code is one of the contract's. */
+export type ErrorItem = BodyItem & { code: ErrorCode | ValidationCode };
 
-export interface ErrorBody {
-  errors: ErrorItem[];
-}
+export type ErrorBody = { errors: ErrorItem[] };
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { toErrorItems } from "../schemas/validation-errors";
+import type { BodyLimit } from "./body-limit";
 import { readJsonObject } from "./json-body";
 
 const invalid = (issues: z.core.$ZodIssue[], input: unknown): ApiError =>
@@ -28,23 +29,19 @@ export const validate = <
   });
 
 /**
- * Reads the JSON body under the caller's size limit (demo callers and the
- * public demo route get the smaller one), then validates it like `validate`.
+ * Reads the JSON body under the route's size limit, then validates it like
+ * `validate`.
  */
 export const validateJsonBody = <Schema extends z.ZodType>(
   schema: Schema,
+  limit: BodyLimit,
 ): MiddlewareHandler<
   AppEnv,
   string,
   { in: { json: z.input<Schema> }; out: { json: z.output<Schema> } }
 > =>
   async function validateJsonBody(c, next) {
-    const real =
-      c.var.credential !== undefined && c.var.credential.environment !== "demo";
-    const limit = Number(
-      real ? c.env.MAX_BODY_BYTES : c.env.MAX_DEMO_BODY_BYTES,
-    );
-    const body = await readJsonObject(c.req.raw, limit);
+    const body = await readJsonObject(c.req.raw, limit(c));
     const result = schema.safeParse(body);
     if (!result.success) throw invalid(result.error.issues, body);
     c.req.addValidatedData("json", result.data as object);

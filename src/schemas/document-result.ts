@@ -93,3 +93,9 @@ export const documentListSchema = z.strictObject({
 export const documentStatusSchema = z.strictObject({
   status: z.enum(["active", "deleted"]),
 });
+
+export type RealDocumentResult = z.output<typeof documentResultSchema>;
+export type DocumentResult = z.output<typeof anyDocumentResultSchema>;
+export type DocumentSummary = z.output<typeof documentSummarySchema>;
+export type DocumentList = z.output<typeof documentListSchema>;
+export type DocumentStatus = z.output<typeof documentStatusSchema>;

@@ -1,0 +1,16 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+
+/** The most bytes a route reads of a request body (decisions.md: 413). */
+export type BodyLimit = (c: Context<AppEnv>) => number;
+
+/** The public demo's limit, whoever calls. */
+export const demoBodyLimit: BodyLimit = (c) =>
+  Number(c.env.MAX_DEMO_BODY_BYTES);
+
+/** A real key's limit, or the demo one for a demo token. */
+export const callerBodyLimit: BodyLimit = (c) => {
+  const real =
+    c.var.credential !== undefined && c.var.credential.environment !== "demo";
+  return real ? Number(c.env.MAX_BODY_BYTES) : demoBodyLimit(c);
+};
