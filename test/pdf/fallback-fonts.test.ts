@@ -14,7 +14,7 @@ import {
 import { widthIn } from "../../src/pdf/styles";
 import type { DocumentData } from "../../src/schemas/document-request";
 import { FULL_DOCUMENT, ISSUE } from "../fixtures/documents";
-import { pageTexts, checkPdfStructure, squeezeSpaces } from "./pdf-tools";
+import { checkPdfStructure, pageTexts, squeezeSpaces } from "./pdf-tools";
 
 /** Names and texts in every writing people send, one per printed field. */
 const WORLD_DOCUMENT: DocumentData = {
