@@ -32,7 +32,8 @@ export async function issueWithoutIo(
   uuid: string,
   createdAt: number,
 ): Promise<IssuedWithoutIo> {
-  const { metadata, ...data } = documentRequestSchema.parse(body);
+  const request = documentRequestSchema.parse(body);
+  const { metadata, ...data } = request;
   const url = await qrUrl(
     { baseUrl: BASE_URL, qrKeyring },
     { uuid, environment: "test", qrKeyVersion: qrKeyring.current },
@@ -48,7 +49,7 @@ export async function issueWithoutIo(
   });
   const [sha256] = await Promise.all([
     sha256Hex(pdf.bytes),
-    requestHash(data, metadata),
+    requestHash(request),
     JSON.stringify(data),
     metadata === null ? null : JSON.stringify(metadata),
   ]);

@@ -11,11 +11,9 @@ import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
 import { securityHeaders } from "./http/middleware/security-headers";
 import { provideServices } from "./http/middleware/services";
-import { demoRoutes } from "./http/routes/demo";
-import { documentRoutes } from "./http/routes/documents";
+import { OPERATIONS } from "./http/operations";
 import { openApiRoutes } from "./http/routes/openapi";
 import { pageRoutes } from "./http/routes/pages";
-import { qrRoutes } from "./http/routes/qr";
 
 /**
  * The HTTP application. Authentication is attached per route, after routing,
@@ -30,10 +28,9 @@ export function createApp(dependencies: AppDependencies) {
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
   );
 
-  app.route("/api/v1/documents", documentRoutes);
-  app.route("/api/v1/demo", demoRoutes);
+  for (const operation of OPERATIONS) operation.serve(app);
+  // Not operations of the API: the document itself and the pages.
   app.route("/api/v1", openApiRoutes);
-  app.route("/", qrRoutes);
   app.route("/", pageRoutes);
 
   app.notFound(handleNotFound);

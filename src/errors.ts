@@ -1,3 +1,5 @@
+import type { ErrorBody as ErrorBodyShape } from "./schemas/error-body";
+
 // The one error model of the API: every failure is a DomainError (one code
 // and the facts behind it) or a ValidationError (the 422 list), and the HTTP
 // layer's catalog (src/http/error-catalog.ts) turns it into the body of spec
@@ -36,6 +38,8 @@ export interface ErrorFacts {
   DEMO_UNAVAILABLE: NoFacts;
 }
 
+type BodyItem = ErrorBodyShape["errors"][number];
+
 type NoFacts = Record<never, never>;
 
 export type ErrorCode = keyof ErrorFacts;
@@ -67,15 +71,10 @@ export type ValidationCode =
   | "INVALID_RANGE"
   | "DOCUMENT_TOO_LARGE";
 
-export interface ErrorItem {
-  field: string | null;
-  code: ErrorCode | ValidationCode;
-  message: string;
-}
+/** An item of the error body, whose code is one of the contract's. */
+export type ErrorItem = BodyItem & { code: ErrorCode | ValidationCode };
 
-export interface ErrorBody {
-  errors: ErrorItem[];
-}
+export type ErrorBody = { errors: ErrorItem[] };
 
 interface ErrorOptions {
   /** The field the error is about, when one is. */

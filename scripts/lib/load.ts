@@ -3,6 +3,7 @@
 // checked against what the service serves back.
 import { createHash } from "node:crypto";
 import { minimalRequest } from "../../fixtures/requests";
+import type { DocumentResult } from "../../src/schemas/document-result";
 
 export interface LoadOptions {
   baseUrl: string;
@@ -39,12 +40,7 @@ interface Issued {
   deleted: boolean;
 }
 
-interface ResultBody {
-  uuid: string;
-  reference: string | null;
-  url: string;
-  pdf: { sha256: string };
-}
+type ResultBody = Pick<DocumentResult, "uuid" | "reference" | "url" | "pdf">;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ??

@@ -1,10 +1,10 @@
 import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
 import type { z } from "zod";
-import { configOf } from "../config";
 import type { AppEnv } from "../env";
 import { ValidationError } from "../errors";
 import { toErrorItems } from "../schemas/validation-errors";
+import type { BodyLimit } from "./body-limit";
 import { readJsonObject } from "./json-body";
 
 const invalid = (issues: z.core.$ZodIssue[], input: unknown): ValidationError =>
@@ -29,22 +29,19 @@ export const validate = <
   });
 
 /**
- * Reads the JSON body under the caller's size limit (demo callers and the
- * public demo route get the smaller one), then validates it like `validate`.
+ * Reads the JSON body under the route's size limit, then validates it like
+ * `validate`.
  */
 export const validateJsonBody = <Schema extends z.ZodType>(
   schema: Schema,
+  limit: BodyLimit,
 ): MiddlewareHandler<
   AppEnv,
   string,
   { in: { json: z.input<Schema> }; out: { json: z.output<Schema> } }
 > =>
   async function validateJsonBody(c, next) {
-    const real =
-      c.var.credential !== undefined && c.var.credential.environment !== "demo";
-    const { maxBodyBytes } = configOf(c.env);
-    const limit = real ? maxBodyBytes.real : maxBodyBytes.demo;
-    const body = await readJsonObject(c.req.raw, limit);
+    const body = await readJsonObject(c.req.raw, limit(c));
     const result = schema.safeParse(body);
     if (!result.success) throw invalid(result.error.issues, body);
     c.req.addValidatedData("json", result.data as object);

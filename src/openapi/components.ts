@@ -40,6 +40,13 @@ export const schemaRef = (name: SchemaName) => ({
   $ref: `#/components/schemas/${name}`,
 });
 
+/** The reference to a schema of the contract, which must be a named one. */
+export function schemaRefOf(schema: z.ZodType) {
+  const entry = Object.entries(NAMED).find(([, named]) => named === schema);
+  if (!entry) throw new Error("The OpenAPI document names no such schema");
+  return schemaRef(entry[0] as SchemaName);
+}
+
 /**
  * JSON Schema (2020-12, OpenAPI 3.1's dialect) of every named schema, as
  * zod sees its input: what a client may send, and a looser but true

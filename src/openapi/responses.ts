@@ -95,7 +95,7 @@ const ISSUING_422 = {
 };
 
 /** An OpenAPI response object, as far as this document uses it. */
-interface ResponseObject {
+export interface ResponseObject {
   description: string;
   headers?: object;
   content?: object;
@@ -136,7 +136,8 @@ export const jsonResponse = (
   content: { "application/json": { schema: schemaRef(schema), example } },
 });
 
-export const pdfResponse = (
+/** A PDF answer, as the document describes it. */
+export const documentedPdf = (
   description: string,
   disposition: "inline" | "attachment",
 ) => ({

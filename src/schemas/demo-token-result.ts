@@ -8,3 +8,5 @@ export const demoTokenResultSchema = z.strictObject({
   expires_at: timestamp,
   document_locale: documentLocaleSchema,
 });
+
+export type DemoTokenResult = z.output<typeof demoTokenResultSchema>;

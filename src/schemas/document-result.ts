@@ -93,3 +93,7 @@ export const documentListSchema = z.strictObject({
 export const documentStatusSchema = z.strictObject({
   status: z.enum(["active", "deleted"]),
 });
+
+export type RealDocumentResult = z.output<typeof documentResultSchema>;
+export type DocumentResult = z.output<typeof anyDocumentResultSchema>;
+export type DocumentList = z.output<typeof documentListSchema>;

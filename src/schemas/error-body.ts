@@ -15,3 +15,5 @@ export const errorBodySchema = z.strictObject({
     )
     .min(1),
 });
+
+export type ErrorBody = z.output<typeof errorBodySchema>;

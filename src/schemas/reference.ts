@@ -4,11 +4,7 @@ import { lengthIssue } from "./text";
 
 // decisions.md: `^[A-Za-z0-9-]+(?!\n)$`. Without the `m` flag, JavaScript's
 // `$` never matches before a final newline, so this is the same rule.
-const REFERENCE_PATTERN = /^[A-Za-z0-9-]+$/;
-
-/** Whether a text is a well-formed reference (also for `/ref/{reference}` paths). */
-export const isReference = (value: string): boolean =>
-  value.length <= 120 && REFERENCE_PATTERN.test(value);
+export const REFERENCE_PATTERN = /^[A-Za-z0-9-]+$/;
 
 /** The customer's reference: 1..120 ASCII letters, digits and hyphens. */
 export const referenceSchema = z

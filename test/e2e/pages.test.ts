@@ -44,7 +44,13 @@ describe("/docs", () => {
     await page.locator(".opblock").first().waitFor();
     const operations = await page.locator(".opblock").count();
     await screenshot(page, "docs");
-    expect(operations).toBe(17);
+    // 17 operations, plus the HEAD beside the GET of the PDF and the QR image
+    // at both addresses and of both QR links.
+    expect(operations).toBe(23);
+    const methods = await page
+      .locator(".opblock-summary-method")
+      .allTextContents();
+    expect(methods.filter((method) => method === "HEAD")).toHaveLength(6);
     const paths = await page.locator(".opblock-summary-path").allTextContents();
     expect(paths).toContain("/api/v1/documents/ref/{reference}/pdf");
     expect(paths).toContain("/api/v1/documents/ref/{reference}/qr");

@@ -1,4 +1,5 @@
-import { fullRequest, type RequestBody } from "../../fixtures/requests";
+import { fullRequest } from "../../fixtures/requests";
+import type { DocumentResult } from "../../src/schemas/document-result";
 import { createCredential } from "./credentials";
 import {
   bearer,
@@ -8,18 +9,8 @@ import {
   jsonRequest,
 } from "./worker";
 
-export interface DocumentResultBody {
-  uuid: string;
-  reference: string | null;
-  created_at: string;
-  url: string;
-  pdf: { sha256: string; size_bytes: number; pages: number };
-  pdf_download_url: string;
-  rectifies_uuid: string | null;
-  data: RequestBody;
-  metadata: RequestBody | null;
-  document_locale: string;
-}
+/** A document result as the API answers it (spec 2.10, either variant). */
+export type DocumentResultBody = DocumentResult;
 
 /** The document routes as a client uses them, with one key and one app. */
 export function documentsApi(request: Call, key: string) {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { systemClock } from "../../src/clock";
+import { openApiRoutes } from "../../src/http/routes/openapi";
+import { pageRoutes } from "../../src/http/routes/pages";
 import { openApiDocument } from "../../src/openapi/document";
 import { exampleDocument } from "../../src/openapi/examples";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { documentRequestSchema } from "../../src/schemas/document-request";
 import { contractViolation } from "../helpers/contract";
 import { call, ORIGIN } from "../helpers/worker";
@@ -43,6 +48,8 @@ for (const suffix of ["", "/status", "/pdf", "/qr"]) {
 }
 
 const METHODS = ["get", "head", "put", "post", "delete"] as const;
+// Hono answers HEAD with the GET route, so HEAD has no route of its own.
+const ROUTED = METHODS.filter((method) => method !== "head");
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), {
@@ -60,6 +67,31 @@ describe("GET /api/v1/openapi.json", () => {
 });
 
 describe("the OpenAPI document", () => {
+  it("describes exactly the operations the app serves, both ways", () => {
+    const app = createApp({ clock: systemClock, renderPdf: renderDocumentPdf });
+    // The document itself and the pages are not operations of the API.
+    const site = new Set([
+      ...openApiRoutes.routes.map((r) => `${r.method} /api/v1${r.path}`),
+      ...pageRoutes.routes.map((r) => `${r.method} ${r.path}`),
+    ]);
+    // One entry per handler: an operation's middleware repeat its route.
+    const served = [
+      ...new Set(
+        app.routes
+          .filter((route) => route.method !== "ALL")
+          .map((route) => `${route.method} ${route.path}`),
+      ),
+    ].filter((route) => !site.has(route));
+    const described = Object.entries(document.paths).flatMap(([path, item]) =>
+      ROUTED.filter((method) => method in item).map(
+        (method) =>
+          `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`,
+      ),
+    );
+    expect(served.sort()).toEqual(described.sort());
+    expect(served).toContain("DELETE /api/v1/documents/ref/:reference");
+  });
+
   it("describes every operation of the contract with exactly its statuses", () => {
     const described = Object.fromEntries(
       Object.entries(document.paths).map(([path, item]) => [
@@ -136,10 +168,12 @@ describe("the OpenAPI document", () => {
   });
 
   it("gives a request example that the service accepts", () => {
-    const example =
-      document.paths["/api/v1/documents"].post.requestBody.content[
-        "application/json"
-      ].example;
+    const { post } = document.paths["/api/v1/documents"] as {
+      post: {
+        requestBody: { content: { "application/json": { example: unknown } } };
+      };
+    };
+    const example = post.requestBody.content["application/json"].example;
     expect(documentRequestSchema.safeParse(example).success).toBe(true);
   });
 
@@ -244,9 +278,35 @@ describe("the contract check on every response of the suite", () => {
     ).toMatch(/with application\/pdf content, documented: application\/json/);
   });
 
-  it("leaves alone what the document does not describe", async () => {
+  it("refuses an answer the document does not describe, but not a routing error", async () => {
+    const notFound = () =>
+      json(404, {
+        errors: [{ field: null, code: "NOT_FOUND", message: "No such." }],
+      });
     expect(
-      await contractViolation("GET", `${ORIGIN}/nowhere`, json(418, {})),
+      await contractViolation("GET", `${ORIGIN}/nowhere`, json(200, {})),
+    ).toMatch(/a path the document does not describe/);
+    expect(
+      await contractViolation("GET", `${ORIGIN}/nowhere`, notFound()),
     ).toBeNull();
+    expect(await contractViolation("PATCH", list, json(200, page))).toMatch(
+      /a method the document does not describe/,
+    );
+    const wrongMethod = (allow: string) =>
+      new Response(
+        JSON.stringify({
+          errors: [{ field: null, code: "METHOD_NOT_ALLOWED", message: "No." }],
+        }),
+        {
+          status: 405,
+          headers: { "Content-Type": "application/json", Allow: allow },
+        },
+      );
+    expect(
+      await contractViolation("PATCH", list, wrongMethod("GET, HEAD, POST")),
+    ).toBeNull();
+    expect(
+      await contractViolation("PATCH", list, wrongMethod("GET, HEAD")),
+    ).toMatch(/Allow: GET, HEAD, documented: GET, POST, HEAD/);
   });
 });

@@ -1,5 +1,6 @@
 import { toIsoTime } from "../../clock";
 import { insertOrganizationWithCredential } from "../../db/credentials";
+import type { DemoTokenResult } from "../../schemas/demo-token-result";
 import type { DocumentLocale } from "../../schemas/document-locale";
 import { newCredential } from "../api-keys";
 import type { DocumentServices } from "../documents/services";
@@ -7,12 +8,6 @@ import { newId } from "../random";
 
 /** A demo session lasts 24 hours from its token's issue (spec 5). */
 const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
-
-export interface DemoTokenResult {
-  token: string;
-  expires_at: string;
-  document_locale: DocumentLocale;
-}
 
 /**
  * Issues a demo token bound to the requesting IP. Each session gets an

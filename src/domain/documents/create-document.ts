@@ -32,10 +32,9 @@ async function retry(
   request: DocumentRequest,
   original: DocumentRow,
 ): Promise<CreateOutcome> {
-  const { metadata, ...data } = request;
   if (
     original.credentialId !== credential.id ||
-    original.requestHash !== (await requestHash(data, metadata))
+    original.requestHash !== (await requestHash(request))
   ) {
     throw referenceConflict();
   }

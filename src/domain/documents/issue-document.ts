@@ -103,7 +103,7 @@ async function issueVersion(
     firstQrAccessAt: null,
     data: JSON.stringify(data),
     metadata: metadata === null ? null : JSON.stringify(metadata),
-    requestHash: await requestHash(data, metadata),
+    requestHash: await requestHash(request),
     documentLocale,
     qrKeyVersion,
     pdfObjectKey: pdfObjectKey(uuid),

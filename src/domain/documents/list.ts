@@ -1,27 +1,10 @@
 import { toIsoTime } from "../../clock";
 import { listDocumentSummaries } from "../../db/documents";
+import type { DocumentList } from "../../schemas/document-result";
 import type { ListQuery } from "../../schemas/list-query";
 import type { Credential } from "../authenticate";
 import { readWindowStart } from "../windows";
 import type { DocumentServices } from "./services";
-
-interface DocumentSummary {
-  uuid: string;
-  reference: string | null;
-  created_at: string;
-  transport_date: string;
-  rectifies_uuid: string | null;
-}
-
-export interface DocumentList {
-  data: DocumentSummary[];
-  meta: {
-    current_page: number;
-    limit: number;
-    total: number;
-    last_page: number;
-  };
-}
 
 /**
  * The caller's non-deleted documents of the last 24 hours, newest first. The

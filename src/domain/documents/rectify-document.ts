@@ -28,11 +28,7 @@ async function existingCorrection(
   correctionUuid: string,
 ): Promise<DocumentResult> {
   const correction = await findDocumentByUuid(services.db, correctionUuid);
-  const { metadata, ...data } = request;
-  if (
-    !correction ||
-    correction.requestHash !== (await requestHash(data, metadata))
-  ) {
+  if (!correction || correction.requestHash !== (await requestHash(request))) {
     throw new DomainError("DOCUMENT_ALREADY_RECTIFIED");
   }
   if (correction.deletedAt !== null) throw notFound();

@@ -1,4 +1,4 @@
-import type { DocumentData, Metadata } from "../../schemas/document-request";
+import type { DocumentRequest } from "../../schemas/document-request";
 import { sha256Hex } from "../sha256";
 
 /**
@@ -24,7 +24,7 @@ export function canonicalJson(value: unknown): string {
  * SHA-256 (hex) of the canonical normalized data plus metadata: two requests
  * with the same hash are the same request, however their keys were ordered.
  */
-export const requestHash = (
-  data: DocumentData,
-  metadata: Metadata,
-): Promise<string> => sha256Hex(canonicalJson({ data, metadata }));
+export function requestHash(request: DocumentRequest): Promise<string> {
+  const { metadata, ...data } = request;
+  return sha256Hex(canonicalJson({ data, metadata }));
+}

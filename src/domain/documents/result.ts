@@ -1,26 +1,15 @@
 import { toIsoTime } from "../../clock";
 import type { DocumentRow } from "../../db/schema";
+import { documentLocaleSchema } from "../../schemas/document-locale";
 import type { DocumentData, Metadata } from "../../schemas/document-request";
+import type {
+  DocumentResult,
+  RealDocumentResult,
+} from "../../schemas/document-result";
 import { pdfDownloadUrl, qrUrl } from "./links";
 import type { DocumentServices } from "./services";
 
-/** The Document result (spec 2.10), variant 1; demo documents add variant 2's fields. */
-export interface DocumentResult {
-  uuid: string;
-  reference: string | null;
-  created_at: string;
-  url: string;
-  pdf: { sha256: string; size_bytes: number; pages: number };
-  pdf_download_url: string;
-  rectifies_uuid: string | null;
-  data: DocumentData;
-  metadata: Metadata;
-  document_locale: string;
-  demo?: true;
-  expires_at?: string;
-  qr_url?: string;
-  pdf_url?: string;
-}
+export type { DocumentResult };
 
 export async function documentResult(
   services: Pick<DocumentServices, "baseUrl" | "qrKeyring">,
@@ -28,7 +17,7 @@ export async function documentResult(
 ): Promise<DocumentResult> {
   const url = await qrUrl(services, row);
   const downloadUrl = pdfDownloadUrl(services.baseUrl, row.uuid);
-  const result: DocumentResult = {
+  const result: RealDocumentResult = {
     uuid: row.uuid,
     reference: row.reference,
     created_at: toIsoTime(row.createdAt),
@@ -43,7 +32,8 @@ export async function documentResult(
     data: JSON.parse(row.data) as DocumentData,
     metadata:
       row.metadata === null ? null : (JSON.parse(row.metadata) as Metadata),
-    document_locale: row.documentLocale,
+    // Stored as text; only ever written from a validated locale.
+    document_locale: documentLocaleSchema.parse(row.documentLocale),
   };
   if (row.environment !== "demo" || row.expiresAt === null) return result;
   return {

@@ -1,27 +1,15 @@
 import type { Clock } from "../../clock";
 import type { Database } from "../../db/client";
 import type { FallbackFamily } from "../../pdf/fallback-families";
-import type { DocumentLocale } from "../../schemas/document-locale";
-import type { DocumentData } from "../../schemas/document-request";
+import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { Keyring } from "../../storage/keyring";
 import type { PdfStore } from "../../storage/pdf-store";
 import type { DemoConfig } from "../demo/demo-config";
 import type { Locks } from "../locks";
 import type { RateLimits } from "../rate-limits";
 
-/** What the PDF renderer is given: the data and what issuing adds to it. */
-interface RenderRequest {
-  data: DocumentData;
-  uuid: string;
-  createdAt: number;
-  /** For a correction, the version it rectifies, whose data it is compared with. */
-  rectifies: { uuid: string; data: DocumentData } | null;
-  qrUrl: string;
-  locale: DocumentLocale;
-  demo: boolean;
-  /** The fallback fonts that the data needs (see fallback-fonts.ts). */
-  fallbackFonts: FontFiles;
-}
+/** The PDF renderer (src/pdf), passed in so that tests can replace it. */
+export type RenderPdf = (input: DocumentPdfInput) => Promise<DocumentPdf>;
 
 /** Font files by fallback family. */
 export type FontFiles = ReadonlyMap<FallbackFamily, Uint8Array>;
@@ -31,10 +19,6 @@ export interface FontSource {
   /** Throws 503 SERVICE_UNAVAILABLE when the file cannot be had. */
   load(family: FallbackFamily): Promise<Uint8Array>;
 }
-
-export type RenderPdf = (
-  request: RenderRequest,
-) => Promise<{ bytes: Uint8Array; pages: number }>;
 
 /**
  * Everything the document rules use, passed in so that tests and fault

@@ -1,3 +1,4 @@
+import { createMiddleware } from "hono/factory";
 import type { Credential } from "../../domain/authenticate";
 import { enforceCredentialRateLimit } from "../../domain/credential-rate-limit";
 import {
@@ -6,19 +7,15 @@ import {
 } from "../../domain/demo/demo-limits";
 import type { DocumentServices } from "../../domain/documents/services";
 import { clientIp } from "../client-ip";
-
-// Demo creation limits count documents asked for: creates and corrections.
-const ISSUING_METHODS = new Set(["POST", "PUT"]);
+import type { AuthenticatedEnv } from "./authenticate";
 
 /**
- * The limits of an authenticated caller, checked right after authentication
- * (decisions.md: before the body is looked at). A real key may make so
- * many requests a minute. A demo token works only while the demo is on, and
- * its IP may ask for so many documents a minute and an hour.
+ * The limits of any authenticated request, checked right after
+ * authentication (decisions.md: before the body is looked at). A real key may
+ * make so many requests a minute; a demo token works only while the demo is on.
  */
 export async function enforceCallerLimits(
   services: DocumentServices,
-  request: Request,
   credential: Credential,
 ): Promise<void> {
   if (credential.environment !== "demo") {
@@ -26,12 +23,24 @@ export async function enforceCallerLimits(
     return;
   }
   if (!services.demo.enabled) throw demoUnavailable();
-  if (ISSUING_METHODS.has(request.method)) {
-    await enforceDemoRateLimit(
-      services,
-      clientIp(request),
-      "documents",
-      services.demo.documentLimits,
-    );
-  }
 }
+
+/**
+ * On the routes that issue a document (create, correct), after
+ * authentication: a demo token's IP may ask for so many documents a minute
+ * and an hour.
+ */
+export const issuingLimit = createMiddleware<AuthenticatedEnv>(
+  async (c, next) => {
+    const { credential, services } = c.var;
+    if (credential.environment === "demo") {
+      await enforceDemoRateLimit(
+        services,
+        clientIp(c.req.raw),
+        "documents",
+        services.demo.documentLimits,
+      );
+    }
+    await next();
+  },
+);

@@ -7,7 +7,7 @@ import { notFound } from "../../errors";
  * nothing else; no inline script. `blob:` frames show a PDF the playground
  * downloaded with its token; `data:` images are the viewer's icons.
  */
-const PAGE_CSP = [
+export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -1,8 +1,3 @@
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** Whether a path segment can be a document uuid (as issued: lower case). */
-export const isUuid = (value: string): boolean => UUID.test(value);
-
 /**
  * A `HEAD` on a PDF (Hono serves it with the `GET` route) shows what a `GET`
  * would answer but records nothing: not a download, not a QR access.
@@ -13,7 +8,7 @@ export const isHead = (request: Request): boolean => request.method === "HEAD";
  * A stored PDF exactly as issued: `inline` opens it in the browser (QR
  * links), `attachment` saves it (authenticated downloads).
  */
-export function pdfResponse(
+export function storedPdfResponse(
   pdf: { uuid: string; bytes: Uint8Array },
   disposition: "inline" | "attachment",
 ): Response {

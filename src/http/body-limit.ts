@@ -1,0 +1,17 @@
+import type { Context } from "hono";
+import { configOf } from "../config";
+import type { AppEnv } from "../env";
+
+/** The most bytes a route reads of a request body (decisions.md: 413). */
+export type BodyLimit = (c: Context<AppEnv>) => number;
+
+/** The public demo's limit, whoever calls. */
+export const demoBodyLimit: BodyLimit = (c) =>
+  configOf(c.env).maxBodyBytes.demo;
+
+/** A real key's limit, or the demo one for a demo token. */
+export const callerBodyLimit: BodyLimit = (c) => {
+  const real =
+    c.var.credential !== undefined && c.var.credential.environment !== "demo";
+  return real ? configOf(c.env).maxBodyBytes.real : demoBodyLimit(c);
+};

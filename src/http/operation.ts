@@ -1,0 +1,118 @@
+import type { Context, Env, Hono, MiddlewareHandler } from "hono";
+import type * as z from "zod";
+import type { AppEnv } from "../env";
+import { notFound } from "../errors";
+import type { ResponseObject } from "../openapi/responses";
+import type { BodyLimit } from "./body-limit";
+import { validate, validateJsonBody } from "./validate";
+
+type Method = "get" | "put" | "post" | "delete";
+
+type Output<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
+
+/**
+ * What the OpenAPI document and the router both read of an operation: its
+ * method, path (`{name}` parameters), the schemas of what it takes, and the
+ * document's words and answers (success and error statuses).
+ */
+export interface OperationContract {
+  method: Method;
+  path: string;
+  /** Path parameters; a value they refuse names no document: 404. */
+  params?: z.ZodObject;
+  /** Query parameters, validated: 422 listing every error. */
+  query?: z.ZodObject;
+  /** A required JSON body, read under `limit`: 415, 413, 400, then 422. */
+  body?: { schema: z.ZodType; limit: BodyLimit; example: unknown };
+  /**
+   * A GET whose HEAD the document describes too: Hono answers HEAD with the
+   * GET route, and the handler records nothing for it (a PDF, an image).
+   */
+  head?: true;
+  doc: {
+    operationId: string;
+    summary: string;
+    description?: string;
+    tags: string[];
+    security: Record<string, string[]>[];
+    /** Parameters checked by the domain rather than a schema (a QR secret). */
+    parameters?: object[];
+    responses: Record<string, ResponseObject>;
+  };
+}
+
+/** An operation the app serves, defined once. */
+export interface Operation extends OperationContract {
+  serve(app: Hono<AppEnv>): void;
+}
+
+interface Input<Params, Query, Body> {
+  params: Output<Params>;
+  query: Output<Query>;
+  body: Output<Body>;
+}
+
+type Spec<
+  E extends Env,
+  Params extends z.ZodObject | undefined,
+  Query extends z.ZodObject | undefined,
+  Body extends z.ZodType | undefined,
+> = Omit<OperationContract, "params" | "query" | "body"> & {
+  params?: Params;
+  query?: Query;
+  body?: { schema: Body; limit: BodyLimit; example: unknown };
+  /** The route's policy (authentication, limits), in the order of checks. */
+  middleware?: MiddlewareHandler<E>[];
+  handle(
+    c: Context<E>,
+    input: Input<Params, Query, Body>,
+  ): Response | Promise<Response>;
+};
+
+/** Hono's spelling of a path template: `{uuid}` becomes `:uuid`. */
+const routePath = (path: string): string => path.replace(/\{([^}]+)\}/g, ":$1");
+
+/**
+ * An operation from its one definition. Checks run in the contract's order
+ * (decisions.md): the route's middleware (401, 403, 429), the query (422),
+ * the body (415, 413, 400, 422), then the path parameters (a document rule:
+ * a path that cannot name a document is the same 404 as an unknown one).
+ */
+export function defineOperation<
+  E extends AppEnv = AppEnv,
+  Params extends z.ZodObject | undefined = undefined,
+  Query extends z.ZodObject | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+>(spec: Spec<E, Params, Query, Body>): Operation {
+  const { middleware = [], handle, ...contract } = spec;
+  const serveOperation: MiddlewareHandler<AppEnv> = async (c) => {
+    const params = spec.params?.safeParse(c.req.param());
+    if (params?.success === false) throw notFound();
+    const valid = (target: "query" | "json"): unknown =>
+      c.req.valid(target as never);
+    return handle(
+      c as unknown as Context<E>,
+      {
+        params: params?.data,
+        query: spec.query && valid("query"),
+        body: spec.body && valid("json"),
+      } as Input<Params, Query, Body>,
+    );
+  };
+  // The middleware narrows the context (a credential once authenticated);
+  // Hono chains them on the app's own environment.
+  const handlers = [
+    ...middleware,
+    ...(spec.query ? [validate("query", spec.query)] : []),
+    ...(spec.body?.schema
+      ? [validateJsonBody(spec.body.schema, spec.body.limit)]
+      : []),
+    serveOperation,
+  ] as unknown as [MiddlewareHandler<AppEnv>];
+  return {
+    ...(contract as OperationContract),
+    serve(app) {
+      app.on(spec.method.toUpperCase(), routePath(spec.path), ...handlers);
+    },
+  };
+}
