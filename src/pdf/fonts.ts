@@ -124,6 +124,27 @@ export interface DocumentFonts {
   fallbacks: FallbackFonts;
 }
 
+/** The fonts whose own layout shapes text, as parsed with that layout. */
+const shapedFonts = new WeakMap<PDFFont, fontkit.Font>();
+
+/**
+ * For each glyph that `font` prints `text` with, whether it stands for no
+ * character: the font's layout may draw a letter as two glyphs (Noto Sans
+ * Arabic draws a letter's dots apart from its body), the first standing for
+ * the letter, the other for nothing, which pdf-lib's ToUnicode map writes as
+ * an empty entry that readers extract as U+FFFD. None for a font that maps
+ * each character to one glyph.
+ */
+export function glyphsWithoutText(
+  font: PDFFont,
+  text: string,
+): boolean[] | undefined {
+  return shapedFonts
+    .get(font)
+    ?.layout(text)
+    .glyphs.map((glyph) => glyph.codePoints.length === 0);
+}
+
 /** fontkit as pdf-lib registers it. */
 type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
 
@@ -144,8 +165,10 @@ export async function embedDocumentFonts(
   const fallbacks = new Map<FallbackFamily, PDFFont>();
   for (const [family, bytes] of fallbackFiles) {
     // Parsed here with its shaping, so that pdf-lib's parse finds it done.
-    parseOnce(bytes, SHAPING[family]);
-    fallbacks.set(family, await pdf.embedFont(bytes, { subset: true }));
+    const parsed = parseOnce(bytes, SHAPING[family]);
+    const font = await pdf.embedFont(bytes, { subset: true });
+    if (SHAPING[family] === "opentype") shapedFonts.set(font, parsed);
+    fallbacks.set(family, font);
   }
   return { regular, bold, fallbacks };
 }

@@ -2,6 +2,7 @@ import type { PDFFont, PDFPage } from "@cantoo/pdf-lib";
 import { appendContent, fillColor, pdfNumber } from "./content";
 import type { PageCanvas } from "./drawing";
 import { fontRuns } from "./font-runs";
+import { glyphsWithoutText } from "./fonts";
 import { type TextStyle, widthIn } from "./styles";
 import { wrapText } from "./text-wrap";
 
@@ -103,12 +104,39 @@ export function drawText(
       state.font = font;
     }
     state.operators.push(
-      `1 0 0 1 ${pdfNumber(left)} ${pdfNumber(y)} Tm ${run.font.encodeText(run.text).toString()} Tj`,
+      `1 0 0 1 ${pdfNumber(left)} ${pdfNumber(y)} Tm ${shownText(run.font, run.text)}`,
     );
     if (index < runs.length - 1) {
       left += run.font.widthOfTextAtSize(run.text, style.size);
     }
   });
+}
+
+/**
+ * The operators that show `text` in `font` from the current position. A
+ * glyph that stands for no character goes in a marked-content span whose
+ * ActualText (PDF 32000 §14.9.4) is empty, so that readers extract nothing
+ * for it rather than U+FFFD; the Tj after it carries on from where it ends.
+ */
+function shownText(font: PDFFont, text: string): string {
+  const hex = font.encodeText(text).toString();
+  const silent = glyphsWithoutText(font, text);
+  if (!silent?.includes(true)) return `${hex} Tj`;
+  // encodeText writes each glyph as 4 hex digits, in layout order.
+  const codes = hex.slice(1, -1).match(/.{4}/g) ?? [];
+  const shown: string[] = [];
+  let glyphs = "";
+  codes.forEach((code, index) => {
+    if (!silent[index]) {
+      glyphs += code;
+      return;
+    }
+    if (glyphs) shown.push(`<${glyphs}> Tj`);
+    glyphs = "";
+    shown.push(`/Span <</ActualText ()>> BDC <${code}> Tj EMC`);
+  });
+  if (glyphs) shown.push(`<${glyphs}> Tj`);
+  return shown.join(" ");
 }
 
 /** The name of `font` in the page's resources, added on first use. */

@@ -99,10 +99,14 @@ describe("characters outside Latin, Greek and Cyrillic", () => {
         expect(text, `${character} of ${field}`).toContain(character);
       }
     }
+    // Nothing the reader could not read back: Arabic letters drawn as a body
+    // and separate dots would extract their dots as U+FFFD.
+    expect(text).not.toContain("\uFFFD");
     // Right-to-left words come back in logical order, numbers unreversed
-    // (pdftotext places the spaces around them as it likes).
-    expect(text.replace(/\s/g, "")).toContain(
-      "Entregaraمرحبا42yaשלום,puerta7.",
+    // (extractors place the spaces around them, and the comma after the
+    // Hebrew word, as they like: MuPDF on its right-to-left side).
+    expect(text.replace(/\s/g, "")).toMatch(
+      /Entregaraمرحبا42ya(שלום,|,שלום)puerta7\./,
     );
     expect(squeezeSpaces(text)).toContain("Cerámicas 株式会社");
     expect(squeezeSpaces(text)).toContain(
