@@ -46,6 +46,7 @@ export type ErrorCode = keyof ErrorFacts;
 
 /** The storage a request may find unreachable or busy (503). */
 export type UnavailableDependency =
+  | "database"
   | "pdf_store"
   | "font_store"
   | "lock"
@@ -117,10 +118,21 @@ export class ValidationError extends Error {
   }
 }
 
+/**
+ * The DomainError a failure is or was caused by: a library may wrap ours
+ * (drizzle wraps every failed query, a D1 outage included).
+ */
+export function domainErrorBehind(error: unknown): DomainError | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof DomainError) return cause;
+  }
+  return undefined;
+}
+
 export const notFound = (): DomainError => new DomainError("NOT_FOUND");
 
 // How long a client waits before retrying after an outage: long enough for a
-// Durable Object or R2 to come back, short enough for a haulier waiting on
+// Durable Object, D1 or R2 to come back, short enough for a haulier waiting on
 // a document.
 const OUTAGE_RETRY_AFTER_MS = 5_000;
 

@@ -1,7 +1,34 @@
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
 import type { AppDependencies } from "./env";
+import { domainErrorBehind } from "./errors";
 import { createServices } from "./services";
+
+/**
+ * What a cleanup task did, or null when it failed: the failure is logged
+ * and the other task still runs; the next run takes up what is left.
+ */
+async function attempt<T>(
+  task: string,
+  work: () => Promise<T>,
+): Promise<T | null> {
+  try {
+    return await work();
+  } catch (error) {
+    // An outage's own error, not drizzle's wrapper with the query's values.
+    const cause = domainErrorBehind(error)?.cause ?? error;
+    const failure = cause instanceof Error ? cause : new Error(String(cause));
+    console.error(
+      JSON.stringify({
+        event: "scheduled_cleanup_failed",
+        task,
+        error: failure.name,
+        message: failure.message,
+      }),
+    );
+    return null;
+  }
+}
 
 /**
  * The cron work of wrangler.toml's `[triggers]`: removing expired demo
@@ -11,9 +38,13 @@ export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
   async (_controller, env) => {
     const services = createServices(env, dependencies);
-    const report = await purgeExpiredDemoSessions(services);
-    const orphanPdfs = await sweepOrphanPdfs(services);
+    const demoSessions = await attempt("demo_sessions", () =>
+      purgeExpiredDemoSessions(services),
+    );
+    const orphanPdfs = await attempt("orphan_pdfs", () =>
+      sweepOrphanPdfs(services),
+    );
     console.log(
-      JSON.stringify({ event: "scheduled_cleanup", ...report, orphanPdfs }),
+      JSON.stringify({ event: "scheduled_cleanup", demoSessions, orphanPdfs }),
     );
   };

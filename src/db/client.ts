@@ -1,7 +1,8 @@
 import { drizzle } from "drizzle-orm/d1";
+import { reportingOutages } from "./outage";
 import * as schema from "./schema";
 
-const connect = (d1: D1Database) => drizzle(d1, { schema });
+const connect = (d1: D1Database) => drizzle(reportingOutages(d1), { schema });
 
 export type Database = ReturnType<typeof connect>;
 
@@ -9,7 +10,7 @@ export type Database = ReturnType<typeof connect>;
 // call, about a tenth of a QR download's time: one instance per binding.
 const databases = new WeakMap<D1Database, Database>();
 
-/** The database behind a D1 binding, through drizzle. */
+/** The database behind a D1 binding, through drizzle; an outage fails as a 503. */
 export function openDatabase(d1: D1Database): Database {
   let database = databases.get(d1);
   if (!database) {

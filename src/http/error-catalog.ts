@@ -25,6 +25,7 @@ const retryAfter = (facts: { retryAfterMs: number }) => ({
 });
 
 const UNAVAILABLE: Record<UnavailableDependency, string> = {
+  database: "The database could not be reached or is overloaded.",
   pdf_store: "The document store could not be reached.",
   font_store: "The fonts this document needs could not be loaded.",
   rate_limiter: "The rate limiter could not be reached.",

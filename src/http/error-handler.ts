@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import {
   DomainError,
+  domainErrorBehind,
   type ErrorBody,
   notFound,
   ValidationError,
@@ -27,9 +28,10 @@ export const handleError: ErrorHandler<AppEnv> = (error, c) => {
   if (error instanceof ValidationError) {
     return json(c, { errors: error.items }, 422);
   }
-  if (error instanceof DomainError) {
-    if (error.cause instanceof Error) logFailure(c, error.cause);
-    return errorResponse(c, error);
+  const refusal = domainErrorBehind(error);
+  if (refusal) {
+    if (refusal.cause instanceof Error) logFailure(c, refusal.cause);
+    return errorResponse(c, refusal);
   }
   if (error instanceof HTTPException && error.status === 404) {
     return errorResponse(c, notFound());

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:test";
 
-/** A binding with `method` replaced, everything else passing through to the real one. */
-function replacing<T extends object>(
-  binding: T,
-  method: string,
-  implementation: (...args: unknown[]) => unknown,
-): T {
+type Methods = Record<string, (...args: never[]) => unknown>;
+
+/** A binding with `methods` replaced, everything else passing through to the real one. */
+function replacing<T extends object>(binding: T, methods: Methods): T {
   return new Proxy(binding, {
     get(target, property) {
-      if (property === method) return implementation;
+      if (typeof property === "string" && Object.hasOwn(methods, property)) {
+        return methods[property];
+      }
       const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -17,9 +17,9 @@ function replacing<T extends object>(
 
 /** A binding whose `method` rejects: a storage outage as the code sees it. */
 export const failing = <T extends object>(binding: T, method: string): T =>
-  replacing(binding, method, () =>
-    Promise.reject(new Error(`${method} unavailable`)),
-  );
+  replacing(binding, {
+    [method]: () => Promise.reject(new Error(`${method} unavailable`)),
+  });
 
 /** The bindings with R2 refusing every put. */
 export const r2PutDown = (): Env => ({
@@ -30,9 +30,11 @@ export const r2PutDown = (): Env => ({
 /** The bindings with R2 storing each put but reporting it failed (a timeout after the write). */
 export const r2PutLost = (): Env => ({
   ...env,
-  PDFS: replacing(env.PDFS, "put", async (...args: unknown[]) => {
-    await env.PDFS.put(...(args as Parameters<R2Bucket["put"]>));
-    throw new Error("put timed out");
+  PDFS: replacing(env.PDFS, {
+    put: async (...args: Parameters<R2Bucket["put"]>) => {
+      await env.PDFS.put(...args);
+      throw new Error("put timed out");
+    },
   }),
 });
 
@@ -42,21 +44,55 @@ export const d1WritesDown = (): Env => ({
   DB: failing(env.DB, "batch"),
 });
 
+/** What D1 answers when it cannot take the query. */
+export const D1_OUTAGE = "D1 DB is overloaded. Too many requests queued.";
+
+const overloaded = () => Promise.reject(new Error(D1_OUTAGE));
+
+/** A statement that binds as the real one does, and whose every execution fails. */
+const unreachable = (statement: D1PreparedStatement): D1PreparedStatement =>
+  replacing(statement, {
+    bind: (...values: unknown[]) => unreachable(statement.bind(...values)),
+    run: overloaded,
+    all: overloaded,
+    first: overloaded,
+    raw: overloaded,
+  });
+
+/**
+ * The bindings with D1 overloaded for every statement whose SQL matches
+ * `sql` (all of them by default), and for every batch.
+ */
+export const d1Down = (sql = /./): Env => ({
+  ...env,
+  DB: replacing(env.DB, {
+    prepare: (query: string) => {
+      const statement = env.DB.prepare(query);
+      return sql.test(query) ? unreachable(statement) : statement;
+    },
+    batch: overloaded,
+  }),
+});
+
 /** The bindings with every reference and document lock object unreachable. */
 export const locksDown = (): Env => ({
   ...env,
-  LOCKS: replacing(env.LOCKS, "get", () => ({
-    acquire: () => Promise.reject(new Error("Durable Object unreachable")),
-    release: () => Promise.resolve(),
-  })),
+  LOCKS: replacing(env.LOCKS, {
+    get: () => ({
+      acquire: () => Promise.reject(new Error("Durable Object unreachable")),
+      release: () => Promise.resolve(),
+    }),
+  }),
 });
 
 /** The bindings with every rate limiter object unreachable. */
 export const rateLimiterDown = (): Env => ({
   ...env,
-  RATE_LIMITER: replacing(env.RATE_LIMITER, "get", () => ({
-    consume: () => Promise.reject(new Error("Durable Object unreachable")),
-  })),
+  RATE_LIMITER: replacing(env.RATE_LIMITER, {
+    get: () => ({
+      consume: () => Promise.reject(new Error("Durable Object unreachable")),
+    }),
+  }),
 });
 
 /** The bindings with R2 refusing every read. */

@@ -53,8 +53,8 @@ const FAULTS: Fault[] = [
   {
     name: "the D1 write fails",
     call: callWithClock(clock, d1WritesDown()),
-    status: 500,
-    code: "INTERNAL_ERROR",
+    status: 503,
+    code: "SERVICE_UNAVAILABLE",
   },
   {
     name: "the lock is unreachable",
