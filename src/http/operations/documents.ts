@@ -102,7 +102,7 @@ const createDocumentOperation = defineOperation({
     operationId: "createDocument",
     summary: "Issue a document",
     description:
-      "Sending the same body again with the same `reference` within 24 hours answers the original with 200 and issues nothing.",
+      "Sending the same body again with the same `reference` within 24 hours answers the original with 200 and issues nothing. The PDF prints the labels in the organization's `document_locale` with the Spanish beside them (Spanish only for `es`), every character of the data with a real glyph, and the time of issue in the local time of the origin with its UTC offset (`Atlantic/Canary` when `origin.postal_code` starts with 35 or 38, otherwise `Europe/Madrid`), for example `2026-11-23 14:16 (UTC+01:00, hora peninsular)`; the JSON times stay in UTC.",
     tags: TAGS,
     security: BEARER,
     responses: responses(
@@ -189,7 +189,7 @@ function oneDocumentOperations({ path, params, operationId }: Address) {
         operationId: operationId("rectifyDocument"),
         summary: "Correct a document by issuing a new version",
         description:
-          "The whole corrected data, no partial updates. The corrected version and its QR link stay valid. The same correction sent again within 24 hours answers the existing one.",
+          "The whole corrected data, no partial updates. The corrected version and its QR link stay valid. The same correction sent again within 24 hours answers the existing one. Its PDF names the version it rectifies and lists the printed fields whose normalized values changed, a change of vehicle as such (Orden FOM/2861/2012, art. 6 g).",
         tags: TAGS,
         security: BEARER,
         responses: responses(
