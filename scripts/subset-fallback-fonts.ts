@@ -1,6 +1,7 @@
 // `npm run fonts` (second step): cuts the fallback fonts that print what
 // Noto Sans cannot (symbols, Arabic, Hebrew, CJK, Hangul, emoji) from their
-// npm packages (scripts/lib/fallback-font-files.ts) into fonts/fallback/,
+// npm packages (scripts/lib/fallback-font-files.ts), last a last-resort font
+// for what none of them draws (Devanagari, Thai, Armenian, Georgian...), into fonts/fallback/,
 // each with its licence, and writes fonts/coverage.json: the code points of
 // the document font and of each fallback font, which validation and the
 // renderer read. The Worker fetches the fallback fonts from its FONTS bucket
@@ -11,6 +12,7 @@ import { basename } from "node:path";
 import * as fontkit from "@cantoo/fontkit";
 import subsetFont from "subset-font";
 import { FALLBACK_FAMILIES } from "../src/pdf/fallback-families";
+import { neverPrinted } from "../src/pdf/never-printed";
 import {
   COVERAGE_FILE,
   cutFallbackFont,
@@ -18,12 +20,17 @@ import {
   FALLBACK_SOURCES,
 } from "./lib/fallback-font-files";
 import { CUT_FONTS } from "./lib/font-files";
+import { renameFont } from "./lib/rename-font";
+
+function singleFont(bytes: Uint8Array): fontkit.Font {
+  const font = fontkit.create(bytes);
+  if (!("characterSet" in font)) throw new Error("Not a single font file.");
+  return font;
+}
 
 /** The code points a font file maps to a glyph. */
 async function characterSet(bytes: Uint8Array): Promise<Set<number>> {
-  const font = fontkit.create(bytes);
-  if (!("characterSet" in font)) throw new Error("Not a single font file.");
-  return new Set(font.characterSet);
+  return new Set(singleFont(bytes).characterSet);
 }
 
 /** Sorted code points as `first-last` hex ranges, comma-separated. */
@@ -64,14 +71,30 @@ const coverage = {
   fallbacks: {} as Record<string, { key: string; ranges: string }>,
 };
 
+// Controls and characters meant to be invisible: a last-resort font draws
+// them as visible boxes, so they stay refused.
+const NOT_SHOWN = /[\p{Cc}\p{Default_Ignorable_Code_Point}]/u;
+
+/** Whether a last-resort font should draw `codePoint` (see FallbackSource). */
+const lastResortDraws = (codePoint: number): boolean => {
+  const character = String.fromCodePoint(codePoint);
+  return (
+    !drawn.has(codePoint) &&
+    !neverPrinted(character) &&
+    !NOT_SHOWN.test(character)
+  );
+};
+
 await mkdir(FALLBACK_DIRECTORY, { recursive: true });
 for (const family of FALLBACK_FAMILIES) {
   const source = FALLBACK_SOURCES[family];
   const original = await readFile(source.font);
-  const kept = [...(await characterSet(original))].filter((codePoint) =>
-    inKept(codePoint, source.keep),
+  const kept = [...(await characterSet(original))].filter(
+    (codePoint) =>
+      inKept(codePoint, source.keep) &&
+      (!source.lastResort || lastResortDraws(codePoint)),
   );
-  const cut = await subsetFont(original, String.fromCodePoint(...kept), {
+  const subset = await subsetFont(original, String.fromCodePoint(...kept), {
     targetFormat: "truetype",
     noHinting: true,
     dropTables: [
@@ -81,6 +104,9 @@ for (const family of FALLBACK_FAMILIES) {
       ...ALWAYS_DROPPED,
     ],
   });
+  const cut = source.renamed
+    ? renameFont(subset, source.renamed, singleFont(original))
+    : subset;
   await writeFile(cutFallbackFont(family), cut);
   await copyFile(source.licence, `${FALLBACK_DIRECTORY}/${family}-OFL.txt`);
   // Only what no font before it draws: the renderer asks in this order.

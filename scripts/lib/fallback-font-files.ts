@@ -1,5 +1,6 @@
 // Where the fallback fonts come from: pinned npm packages (devDependencies),
-// each under the SIL Open Font License 1.1, none with a Reserved Font Name.
+// each under the SIL Open Font License 1.1; UnifontEX, the only one with a
+// Reserved Font Name, is cut under a name of its own.
 import type { FallbackFamily } from "../../src/pdf/fallback-families";
 
 export interface FallbackSource {
@@ -11,6 +12,14 @@ export interface FallbackSource {
   keep?: readonly (readonly [number, number])[];
   /** OpenType tables kept for shaping (Arabic joining forms); others are dropped. */
   shapingTables?: readonly string[];
+  /**
+   * A last resort: cut to the assigned code points that no font before it
+   * draws, without controls and characters meant to be invisible (variation
+   * selectors), which such a font draws as visible boxes.
+   */
+  lastResort?: boolean;
+  /** The name of the cut, when the font's own is a Reserved Font Name. */
+  renamed?: string;
 }
 
 const expo = (family: string, file: string) => ({
@@ -53,6 +62,15 @@ export const FALLBACK_SOURCES: Record<FallbackFamily, FallbackSource> = {
     ],
   },
   emoji: expo("noto-emoji", "NotoEmoji_400Regular.ttf"),
+  // UnifontEX (GNU Unifont extended): plain bitmap-style glyphs, one for
+  // nearly every assigned character; the Basic Multilingual Plane only.
+  "last-resort": {
+    font: "node_modules/@fontsource/unifontex/files/unifontex-latin-400-normal.woff",
+    licence: "node_modules/@fontsource/unifontex/LICENSE",
+    keep: [[0x0000, 0xffff]],
+    lastResort: true,
+    renamed: "DecaLastResort",
+  },
 };
 
 export const FALLBACK_DIRECTORY = "fonts/fallback";

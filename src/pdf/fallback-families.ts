@@ -1,7 +1,10 @@
 /**
  * The fallback fonts, in the order a character looks for a glyph after the
  * document font (Noto Sans) lacks one: symbols, Arabic, Hebrew, CJK, Hangul,
- * emoji. `npm run fonts` cuts them (scripts/subset-fallback-fonts.ts).
+ * emoji, and last the last resort (GNU Unifont's glyphs, plain but covering
+ * nearly every assigned character of the Basic Multilingual Plane: Devanagari,
+ * Thai, Armenian, Georgian, Ethiopic...). `npm run fonts` cuts them
+ * (scripts/subset-fallback-fonts.ts).
  */
 export const FALLBACK_FAMILIES = [
   "symbols",
@@ -10,6 +13,7 @@ export const FALLBACK_FAMILIES = [
   "cjk",
   "hangul",
   "emoji",
+  "last-resort",
 ] as const;
 
 export type FallbackFamily = (typeof FALLBACK_FAMILIES)[number];
@@ -23,4 +27,5 @@ export const SHAPING: Record<FallbackFamily, "cmap" | "opentype"> = {
   cjk: "cmap",
   hangul: "cmap",
   emoji: "cmap",
+  "last-resort": "cmap",
 };

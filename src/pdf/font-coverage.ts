@@ -1,5 +1,6 @@
 import coverage from "../../fonts/coverage.json";
 import { FALLBACK_FAMILIES, type FallbackFamily } from "./fallback-families";
+import { neverPrinted } from "./never-printed";
 
 // Which code points each font draws that no font before it draws, and the
 // key of each fallback font's file in the FONTS bucket: fonts/coverage.json,
@@ -58,15 +59,12 @@ export function fontFor(codePoint: number): FontChoice | null {
 export const printable = (text: string): string =>
   text.normalize("NFC").replace(/\r\n?/g, "\n").replaceAll("\t", " ");
 
-// Unassigned and private-use code points: no font can mean anything by them.
-const NEVER_PRINTED = /[\p{Cn}\p{Co}]/u;
-
 /** The first code point of `text` that no font prints, or null when all print. */
 export function unprintableCodePoint(text: string): number | null {
   for (const character of printable(text)) {
     const codePoint = character.codePointAt(0) ?? 0;
     if (character === "\n") continue;
-    if (NEVER_PRINTED.test(character) || !fontFor(codePoint)) return codePoint;
+    if (neverPrinted(character) || !fontFor(codePoint)) return codePoint;
   }
   return null;
 }

@@ -124,6 +124,32 @@ describe("characters outside Latin, Greek and Cyrillic", () => {
     ]);
   });
 
+  it("prints scripts no other font has from the last-resort font, each character found again", async () => {
+    const data: DocumentData = {
+      ...FULL_DOCUMENT,
+      shipper: { ...FULL_DOCUMENT.shipper, name: "नमस्ते สวัสดี" },
+      carrier: { ...FULL_DOCUMENT.carrier, name: "Բարեւ გამარჯობა" },
+      observations: "ሰላም, Madrid",
+    };
+    const { bytes } = await renderDocumentPdf(
+      input(data, await fontsFor(data)),
+    );
+    await checkPdfStructure(bytes);
+    const text = (await pageTexts(bytes)).join(" ");
+
+    for (const word of ["नमस्ते", "สวัสดี", "Բարեւ", "გამარჯობა", "ሰላም"]) {
+      for (const character of word) {
+        expect(text, `${character} of ${word}`).toContain(character);
+      }
+    }
+    expect(text).not.toContain("\uFFFD");
+    expect(await embeddedFonts(bytes)).toEqual([
+      "DecaLastResort",
+      "NotoSans-Bold",
+      "NotoSans-Regular",
+    ]);
+  });
+
   it("joins Arabic letters into their contextual forms", async () => {
     const fonts = await fontsFor(WORLD_DOCUMENT);
     const pdf = await PDFDocument.create();

@@ -36,10 +36,12 @@ function countingFonts(): { bucket: R2Bucket; reads: Map<string, number> } {
 }
 
 describe("characters a document cannot print", () => {
-  it("answers 422 INVALID_FORMAT naming a private-use or unassigned code point", async () => {
+  it("answers 422 INVALID_FORMAT naming a private-use, unassigned or uncovered code point", async () => {
     const { key } = await createCredential();
     const body = fullRequest();
     body.shipper.name = "Talleres \u{E000} SL";
+    // Phoenician, outside the Basic Multilingual Plane the last resort covers.
+    body.goods.description = "Ánforas \u{10900}\u{10901}";
     body.observations = "Sin \u{0378} cambios";
     const response = await documentsApi(
       callWithClock(fixedClock(NOW)),
@@ -53,6 +55,11 @@ describe("characters a document cannot print", () => {
           field: "shipper.name",
           code: "INVALID_FORMAT",
           message: "U+E000 cannot be printed.",
+        },
+        {
+          field: "goods.description",
+          code: "INVALID_FORMAT",
+          message: "U+10900 cannot be printed.",
         },
         {
           field: "observations",
@@ -85,6 +92,23 @@ describe("a document that needs a fallback font", () => {
     );
 
     expect(pdf).toContain("/NotoSansSC-Regular");
+  });
+
+  it("is issued in Devanagari, Thai, Armenian, Georgian and Ethiopic with the last-resort font", async () => {
+    const { key } = await createCredential();
+    const api = documentsApi(callWithClock(fixedClock(NOW)), key);
+    const body = fullRequest();
+    body.shipper.name = "नमस्ते สวัสดี";
+    body.carrier.name = "Բարեւ გამარჯობა";
+    body.observations = "ሰላም";
+    const response = await api.create(body);
+
+    expect(response.status).toBe(201);
+    const { uuid } = (await response.json()) as { uuid: string };
+    const pdf = new TextDecoder("latin1").decode(
+      await (await api.pdf(uuid)).arrayBuffer(),
+    );
+    expect(pdf).toContain("/DecaLastResort");
   });
 
   it("fetches each font once for documents issued at the same time", async () => {
