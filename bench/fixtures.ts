@@ -10,7 +10,7 @@ import {
 import type { DocumentPdfInput } from "../src/pdf/render-document";
 import type { DocumentData } from "../src/schemas/document-request";
 
-const renderInput = (data: DocumentData): DocumentPdfInput => ({
+export const renderInput = (data: DocumentData): DocumentPdfInput => ({
   data,
   ...ISSUE,
   locale: "es",
@@ -24,6 +24,48 @@ export const RENDER_FIXTURES = {
 } as const;
 
 export type FixtureName = keyof typeof RENDER_FIXTURES;
+
+/**
+ * The full document with texts Noto Sans cannot print, so that issuing
+ * loads fallback fonts (src/domain/documents/fallback-fonts.ts): Japanese
+ * and Chinese (the 10 MB CJK font), Arabic and Hebrew, and every family.
+ */
+export const FALLBACK_DOCUMENTS = {
+  cjk: {
+    ...FULL_DOCUMENT,
+    shipper: { ...FULL_DOCUMENT.shipper, name: "東京精密機器株式会社" },
+    goods: {
+      ...FULL_DOCUMENT.goods,
+      description: "精密機器部品、木箱入り 24 箱 / 精密仪器零件，木箱包装",
+    },
+  },
+  arabic: {
+    ...FULL_DOCUMENT,
+    observations:
+      "Entregar a مرحبا 42 y a שלום, puerta 7. تسليم في المستودع رقم ٣",
+  },
+  world: {
+    ...FULL_DOCUMENT,
+    shipper: { ...FULL_DOCUMENT.shipper, name: "Cerámicas 株式会社" },
+    goods: {
+      ...FULL_DOCUMENT.goods,
+      description: "ひらがな カタカナ 한국어 상품 ™ № ✓ → 😀",
+    },
+    observations: "Entregar a مرحبا 42 y a שלום, puerta 7.",
+  },
+} as const satisfies Record<string, DocumentData>;
+
+export type FallbackFixtureName = keyof typeof FALLBACK_DOCUMENTS;
+
+/** A document of the benchmarks as a client sends it, with a little metadata. */
+export const benchRequest = (
+  name: "full" | FallbackFixtureName,
+): Record<string, unknown> => ({
+  ...structuredClone(
+    name === "full" ? FULL_DOCUMENT : FALLBACK_DOCUMENTS[name],
+  ),
+  metadata: { order: { id: 981, lines: [1, 2] }, erp: "SAP" },
+});
 
 /** A name-like text of exactly `length` characters. */
 const filled = (length: number): string => longText(length);
@@ -75,7 +117,4 @@ export function largestRequest(): Record<string, unknown> {
 }
 
 /** The full one-page document as a client sends it, with a little metadata. */
-export const fullRequest = (): Record<string, unknown> => ({
-  ...structuredClone(FULL_DOCUMENT),
-  metadata: { order: { id: 981, lines: [1, 2] }, erp: "SAP" },
-});
+export const fullRequest = (): Record<string, unknown> => benchRequest("full");

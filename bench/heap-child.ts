@@ -4,19 +4,25 @@
 
 import { pathToFileURL } from "node:url";
 import { GCProfiler, getHeapStatistics } from "node:v8";
+import type { FontSource } from "../src/domain/documents/services";
 
-const bundle = process.argv[2];
-if (!bundle) throw new Error("usage: node heap-child.mjs <bundle.mjs>");
-const { issueWithoutIo, largestRequest } = (await import(
+const [bundle, root] = process.argv.slice(2);
+if (!bundle || !root) {
+  throw new Error("usage: node heap-child.mjs <bundle.mjs> <root>");
+}
+const { issueWithoutIo, largestRequest, diskFontSource } = (await import(
   pathToFileURL(bundle).href
 )) as {
   issueWithoutIo: (
     body: unknown,
     uuid: string,
     createdAt: number,
+    fonts: FontSource,
   ) => Promise<{ pdfBytes: number; pages: number }>;
   largestRequest: () => unknown;
+  diskFontSource: (root: string) => FontSource;
 };
+const fonts = diskFontSource(root);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --expose-gc");
 
@@ -32,6 +38,7 @@ for (let i = 0; i < 3; i++) {
     largestRequest(),
     `0b6f4d2e-8c1a-4f3b-9e7d-5a2c1b0f9e8${i}`,
     Date.UTC(2026, 10, 21, 12),
+    fonts,
   );
   const now = getHeapStatistics();
   peakUsed = Math.max(peakUsed, now.used_heap_size);

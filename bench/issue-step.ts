@@ -1,11 +1,14 @@
 // The issuing step of POST /api/v1/documents without I/O, as
 // src/domain/documents/issue-document.ts and the validation before it run it:
 // validation and normalization (zod), QR link, render, SHA-256 of the PDF and
-// of the request, and encryption of the PDF for storage. No D1, no R2.
+// of the request, and encryption of the PDF for storage. No D1, no R2: the
+// fallback fonts come from the FontSource given (bench/disk-fonts.ts).
 
+import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
 import { pdfObjectKey } from "../src/domain/documents/issue-document";
 import { qrUrl } from "../src/domain/documents/links";
 import { requestHash } from "../src/domain/documents/request-hash";
+import type { FontSource } from "../src/domain/documents/services";
 import { sha256Hex } from "../src/domain/sha256";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { documentRequestSchema } from "../src/schemas/document-request";
@@ -26,11 +29,15 @@ export interface IssuedWithoutIo {
   sha256: string;
 }
 
-/** Issues `body` (a JSON request body, parsed) up to the bytes that would be stored. */
+/**
+ * Issues `body` (a JSON request body, parsed) up to the bytes that would be
+ * stored, with the fallback fonts it needs from `fonts`.
+ */
 export async function issueWithoutIo(
   body: unknown,
   uuid: string,
   createdAt: number,
+  fonts: FontSource,
 ): Promise<IssuedWithoutIo> {
   const request = documentRequestSchema.parse(body);
   const { metadata, ...data } = request;
@@ -46,6 +53,7 @@ export async function issueWithoutIo(
     qrUrl: url,
     locale: "es",
     demo: false,
+    fallbackFonts: await fallbackFontsFor(fonts, data),
   });
   const [sha256] = await Promise.all([
     sha256Hex(pdf.bytes),

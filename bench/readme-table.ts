@@ -2,6 +2,8 @@
 // bench:table` writes it between the markers, and a test in the commands
 // project fails when README's table is not the one made from the results.
 
+import type { FallbackFixtureName } from "./fixtures";
+
 /** What the table reads of bench/results.json. */
 interface Timing {
   median: number;
@@ -31,6 +33,17 @@ export interface BenchResults {
         speedup: number;
       }
     >;
+    /** The documents that need fallback fonts (bench/fixtures.ts). */
+    fallback: {
+      render: Record<
+        FallbackFixtureName,
+        { pages: number; pdfBytes: number; renderMs: Timing }
+      >;
+      cold: Record<
+        FallbackFixtureName,
+        { firstDocumentMs: Timing; fontReadMs: Timing }
+      >;
+    };
     issuing: { full: Timing };
     cold: {
       moduleEvaluationMs: Timing;
@@ -76,6 +89,13 @@ type Row = [figure: string, measured: string, target?: [string, boolean]];
 
 function rows({ bench, http }: BenchResults): Row[] {
   const { minimal, full, long } = bench.render;
+  const { render: withFallback, cold: coldFallback } = bench.fallback;
+  /** One figure of each document that needs fallback fonts, "a / b / c". */
+  const eachFallback = (figure: (name: FallbackFixtureName) => string) =>
+    (Object.keys(withFallback) as FallbackFixtureName[])
+      .map(figure)
+      .join(" / ");
+  const fallbackNames = eachFallback((name) => name);
   const { create } = http;
   const [, create8] = create;
   const [, , list100k] = http.list;
@@ -94,6 +114,18 @@ function rows({ bench, http }: BenchResults): Row[] {
     [
       `Render, minimal / long (${long.pages} pages)`,
       `${ms(minimal.renderMs.median)} / ${ms(long.renderMs.median)} ms; naive ${ms(minimal.naive.renderMs.median)} / ${ms(long.naive.renderMs.median)} ms`,
+    ],
+    [
+      `Render with fallback fonts, ${fallbackNames}`,
+      `${eachFallback((name) => ms(withFallback[name].renderMs.median))} ms, p99 ${eachFallback((name) => ms(withFallback[name].renderMs.p99))} ms`,
+    ],
+    [
+      `PDF size with fallback fonts, ${fallbackNames}`,
+      `${eachFallback((name) => kb(withFallback[name].pdfBytes))} KB`,
+    ],
+    [
+      `First document needing them, fresh process, ${fallbackNames}`,
+      `${eachFallback((name) => whole(coldFallback[name].firstDocumentMs.median))} ms (reading the fonts ${eachFallback((name) => whole(coldFallback[name].fontReadMs.median))} ms), against ${whole(bench.cold.firstDocumentMs.median)} ms`,
     ],
     [
       "Issuing step without I/O, full",

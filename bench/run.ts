@@ -7,9 +7,21 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
-import { renderDocumentPdf } from "../src/pdf/render-document";
+import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
+import {
+  type DocumentPdfInput,
+  renderDocumentPdf,
+} from "../src/pdf/render-document";
 import { checkPdfStructure } from "../test/pdf/pdf-tools";
-import { type FixtureName, fullRequest, RENDER_FIXTURES } from "./fixtures";
+import { diskFontSource } from "./disk-fonts";
+import {
+  FALLBACK_DOCUMENTS,
+  type FallbackFixtureName,
+  type FixtureName,
+  fullRequest,
+  RENDER_FIXTURES,
+  renderInput,
+} from "./fixtures";
 import { issueWithoutIo } from "./issue-step";
 import { compareWithNaiveBaseline } from "./naive/compare";
 import { renderNaiveDocumentPdf as renderNaive } from "./naive/render-document";
@@ -26,6 +38,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 30;
 const COLD_PROCESSES = Number(process.env.BENCH_COLD_PROCESSES ?? 20);
 const ROOT = new URL("..", import.meta.url).pathname;
+const FONTS = diskFontSource(ROOT);
 
 /** Whether MuPDF finds the file sound (see test/pdf/pdf-tools.ts). */
 const passesStructureCheck = (bytes: Uint8Array): Promise<boolean> =>
@@ -34,36 +47,72 @@ const passesStructureCheck = (bytes: Uint8Array): Promise<boolean> =>
     () => false,
   );
 
-async function renderFigures() {
-  const figures: Record<string, unknown> = {};
-  for (const name of Object.keys(RENDER_FIXTURES) as FixtureName[]) {
-    const input = RENDER_FIXTURES[name];
-    const optimized = await renderDocumentPdf(input);
-    const again = await renderDocumentPdf(input);
-    const naive = await renderNaive(input);
-    const renderMs = summarizeRuns(
+/**
+ * `input` rendered: pages and size, whether a second render gives the same
+ * bytes and MuPDF finds them sound, and the times of RUNS renders after
+ * WARMUP ones.
+ */
+async function renderedFigures(input: DocumentPdfInput) {
+  const rendered = await renderDocumentPdf(input);
+  const again = await renderDocumentPdf(input);
+  return {
+    pages: rendered.pages,
+    pdfBytes: rendered.bytes.byteLength,
+    deterministic: Buffer.from(rendered.bytes).equals(Buffer.from(again.bytes)),
+    qpdfCheck: await passesStructureCheck(rendered.bytes),
+    renderMs: summarizeRuns(
       await measure(() => renderDocumentPdf(input), {
         warmup: WARMUP,
         runs: RUNS,
       }),
-    );
+    ),
+  };
+}
+
+async function renderFigures() {
+  const figures: Record<string, unknown> = {};
+  for (const name of Object.keys(RENDER_FIXTURES) as FixtureName[]) {
+    const input = RENDER_FIXTURES[name];
+    const optimized = await renderedFigures(input);
+    const naive = await renderNaive(input);
     const naiveMs = summarizeRuns(
       await measure(() => renderNaive(input), { warmup: WARMUP, runs: RUNS }),
     );
     figures[name] = {
-      pages: optimized.pages,
-      pdfBytes: optimized.bytes.byteLength,
-      deterministic: Buffer.from(optimized.bytes).equals(
-        Buffer.from(again.bytes),
-      ),
-      qpdfCheck: await passesStructureCheck(optimized.bytes),
-      renderMs,
+      ...optimized,
       naive: {
         pages: naive.pages,
         pdfBytes: naive.bytes.byteLength,
         renderMs: naiveMs,
       },
-      speedup: round(naiveMs.median / renderMs.median, 2),
+      speedup: round(naiveMs.median / optimized.renderMs.median, 2),
+    };
+  }
+  return figures;
+}
+
+/**
+ * The documents that need fallback fonts: the fonts read once, as an isolate
+ * keeps them, then rendered as the ordinary ones. The first render parses
+ * the fonts and is not measured here (see fallbackColdFigures).
+ */
+async function fallbackRenderFigures() {
+  const figures: Record<string, unknown> = {};
+  for (const name of Object.keys(FALLBACK_DOCUMENTS) as FallbackFixtureName[]) {
+    const fallbackFonts = await fallbackFontsFor(
+      FONTS,
+      FALLBACK_DOCUMENTS[name],
+    );
+    figures[name] = {
+      families: [...fallbackFonts.keys()],
+      fontFileBytes: [...fallbackFonts.values()].reduce(
+        (sum, bytes) => sum + bytes.byteLength,
+        0,
+      ),
+      ...(await renderedFigures({
+        ...renderInput(FALLBACK_DOCUMENTS[name]),
+        fallbackFonts,
+      })),
     };
   }
   return figures;
@@ -74,7 +123,7 @@ async function issuingFigures() {
   const uuid = () => `0b6f4d2e-8c1a-4f3b-9e7d-${String(n++).padStart(12, "0")}`;
   const createdAt = Date.UTC(2026, 10, 21, 12);
   const samples = await measure(
-    () => issueWithoutIo(fullRequest(), uuid(), createdAt),
+    () => issueWithoutIo(fullRequest(), uuid(), createdAt, FONTS),
     {
       warmup: WARMUP,
       runs: RUNS,
@@ -134,15 +183,29 @@ interface ColdRun {
   secondDocumentMs: number;
   moduleEvaluationCpuMs: number;
   firstDocumentCpuMs: number;
+  fontReadMs: number;
+}
+
+/** The request named, issued first in each of COLD_PROCESSES fresh processes. */
+function coldRuns(directory: string, bundle: string, request: string) {
+  const runs: ColdRun[] = [];
+  for (let i = 0; i < COLD_PROCESSES; i++) {
+    runs.push(
+      child<ColdRun>(join(directory, "cold-child.mjs"), [
+        bundle,
+        ROOT,
+        request,
+      ]),
+    );
+  }
+  return {
+    runs,
+    of: (key: keyof ColdRun): Summary => summarize(runs.map((run) => run[key])),
+  };
 }
 
 function coldFigures(directory: string, bundle: string) {
-  const runs: ColdRun[] = [];
-  for (let i = 0; i < COLD_PROCESSES; i++) {
-    runs.push(child<ColdRun>(join(directory, "cold-child.mjs"), [bundle]));
-  }
-  const of = (key: keyof ColdRun): Summary =>
-    summarize(runs.map((run) => run[key]));
+  const { runs, of } = coldRuns(directory, bundle, "full");
   return {
     processes: runs.length,
     moduleEvaluationMs: of("moduleEvaluationMs"),
@@ -156,10 +219,30 @@ function coldFigures(directory: string, bundle: string) {
   };
 }
 
+/**
+ * The first document that needs fallback fonts in a fresh process: reading
+ * the files (from disk here, from R2 in the Worker) and parsing them, the CJK
+ * font's 10 MB among them, on top of what the first ordinary document costs.
+ */
+function fallbackColdFigures(directory: string, bundle: string) {
+  const figures: Record<string, unknown> = {};
+  for (const name of Object.keys(FALLBACK_DOCUMENTS)) {
+    const { runs, of } = coldRuns(directory, bundle, name);
+    figures[name] = {
+      processes: runs.length,
+      fontReadMs: of("fontReadMs"),
+      firstDocumentMs: of("firstDocumentMs"),
+      firstDocumentCpuMs: of("firstDocumentCpuMs"),
+      secondDocumentMs: of("secondDocumentMs"),
+    };
+  }
+  return figures;
+}
+
 function heapFigures(directory: string, bundle: string) {
   const heap = child<Record<string, number>>(
     join(directory, "heap-child.mjs"),
-    [bundle],
+    [bundle, ROOT],
     ["--expose-gc"],
   );
   const mib = (bytes: number | undefined) =>
@@ -206,9 +289,11 @@ async function main(): Promise<void> {
     const naiveBaseline = await compareWithNaiveBaseline();
     console.error("bench: the naive baseline prints the same pages");
     const render = await renderFigures();
+    const fallbackRender = await fallbackRenderFigures();
     const issuing = await issuingFigures();
     const bundle = await bundleForChildren(directory);
     const cold = coldFigures(directory, bundle);
+    const fallbackCold = fallbackColdFigures(directory, bundle);
     const heap = heapFigures(directory, bundle);
     const workerBundle = await bundleFigures(directory);
     const bench = {
@@ -217,6 +302,7 @@ async function main(): Promise<void> {
       warmup: WARMUP,
       naiveBaseline,
       render,
+      fallback: { render: fallbackRender, cold: fallbackCold },
       issuing,
       cold,
       heap,
@@ -237,6 +323,14 @@ function printTable(bench: any): void {
     rows.push([
       `render ${name} (${r.pages} p, ${r.pdfBytes} B)`,
       `median ${r.renderMs.median} ms (CPU ${r.renderMs.cpuMedian}), p99 ${r.renderMs.p99} ms; naive median ${r.naive.renderMs.median} ms (CPU ${r.naive.renderMs.cpuMedian}), p99 ${r.naive.renderMs.p99} ms (${r.naive.pdfBytes} B); ${r.speedup}x`,
+    ]);
+  }
+  for (const name of Object.keys(FALLBACK_DOCUMENTS)) {
+    const r = bench.fallback.render[name];
+    const cold = bench.fallback.cold[name];
+    rows.push([
+      `fallback ${name} (${r.families.join(", ")}; ${r.pages} p, ${r.pdfBytes} B)`,
+      `median ${r.renderMs.median} ms (CPU ${r.renderMs.cpuMedian}), p99 ${r.renderMs.p99} ms; first in a fresh process ${cold.firstDocumentMs.median} ms (font read ${cold.fontReadMs.median} ms)`,
     ]);
   }
   rows.push([
