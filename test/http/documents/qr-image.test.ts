@@ -13,7 +13,7 @@ import {
   readQrTexts,
   svgModules,
 } from "../../helpers/qr-images";
-import { ORIGIN } from "../../helpers/worker";
+import { fromIp, ORIGIN } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 8);
@@ -92,17 +92,7 @@ describe("GET /api/v1/documents/{uuid}/qr and /ref/{reference}/qr", () => {
       body: "{}",
     });
     const { token } = (await tokenResponse.json()) as { token: string };
-    const demo = documentsApi(
-      (path, init) =>
-        request(path, {
-          ...init,
-          headers: {
-            ...(init?.headers as Record<string, string>),
-            "CF-Connecting-IP": ip,
-          },
-        }),
-      token,
-    );
+    const demo = documentsApi(fromIp(request, ip), token);
     const document = await demo.issue(minimalRequest());
     expect(
       document.url.startsWith(`${ORIGIN}/demo/d/${document.uuid}?k=`),
