@@ -9,6 +9,13 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 
+// Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
+// - organizations, credentials: shard 0 only (the directory);
+// - documents, their audit events and pending notes: the shard of the uuid;
+// - reference_reservations: the shard of the reference's hash;
+// - document_summaries: the home shard of the credential (its list).
+// No foreign keys between these tables: their rows may live apart.
+//
 // Times are integer milliseconds since the Unix epoch (UTC): window rules are
 // plain comparisons and the API formats them as ISO 8601 with `Z`.
 
@@ -71,12 +78,8 @@ export const documents = sqliteTable(
   "documents",
   {
     uuid: text("uuid").primaryKey(),
-    credentialId: text("credential_id")
-      .notNull()
-      .references(() => credentials.id),
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id),
+    credentialId: text("credential_id").notNull(),
+    organizationId: text("organization_id").notNull(),
     environment: text("environment", { enum: ENVIRONMENTS }).notNull(),
     reference: text("reference"),
     createdAt: integer("created_at").notNull(),
@@ -86,41 +89,35 @@ export const documents = sqliteTable(
     deletedAt: integer("deleted_at"),
     deleteReason: text("delete_reason"),
     firstQrAccessAt: integer("first_qr_access_at"),
-    // The normalized request (the result's `data`) and the metadata, as JSON.
-    data: text("data").notNull(),
+    // The normalized request (the result's `data`) and the metadata, as JSON;
+    // both null once the archiver moved them to R2 (archivedAt set).
+    data: text("data"),
     metadata: text("metadata"),
     // Hash of the canonical form of data plus metadata: recognises a retry.
     requestHash: text("request_hash").notNull(),
     documentLocale: text("document_locale").notNull(),
     // Version of the QR keyring key that derives this document's `k`.
     qrKeyVersion: text("qr_key_version").notNull(),
-    pdfObjectKey: text("pdf_object_key").notNull(),
     pdfSha256: text("pdf_sha256").notNull(),
     pdfSizeBytes: integer("pdf_size_bytes").notNull(),
     pdfPages: integer("pdf_pages").notNull(),
     // Demo documents expire with their token.
     expiresAt: integer("expires_at"),
+    // When the archiver moved the body and audit trail to R2.
+    archivedAt: integer("archived_at"),
   },
   (t) => [
-    // The list: a credential's visible documents, newest first, uuid as
-    // tie-breaker. Holding every column the list filters on, it counts the
-    // total from the index alone, without reading 100 000 rows.
-    index("documents_list_idx").on(
-      t.credentialId,
-      t.deletedAt,
-      sql`${t.createdAt} DESC`,
-      sql`${t.uuid} DESC`,
-      t.transportDate,
-    ),
-    index("documents_reference_idx").on(
-      t.organizationId,
-      t.environment,
-      t.reference,
-    ),
     // A version is rectified at most once: the last guard against two
-    // concurrent corrections of the same document.
+    // concurrent corrections of the same document (both live in its shard).
     uniqueIndex("documents_rectifies_unique").on(t.rectifiesUuid),
-    index("documents_expires_at_idx").on(t.expiresAt),
+    // Partial indexes stay small: only demo documents expire, and only the
+    // last day's documents wait for the archiver.
+    index("documents_expires_at_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} IS NOT NULL`),
+    index("documents_hot_idx")
+      .on(t.createdAt)
+      .where(sql`${t.archivedAt} IS NULL`),
     check(
       "documents_environment_check",
       sql`${t.environment} IN ('test', 'live', 'demo')`,
@@ -133,17 +130,12 @@ export const documents = sqliteTable(
 export const referenceReservations = sqliteTable(
   "reference_reservations",
   {
-    organizationId: text("organization_id")
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: text("organization_id").notNull(),
     environment: text("environment", { enum: ENVIRONMENTS }).notNull(),
     reference: text("reference").notNull(),
-    documentUuid: text("document_uuid")
-      .notNull()
-      .references(() => documents.uuid),
-    credentialId: text("credential_id")
-      .notNull()
-      .references(() => credentials.id),
+    // May live in another shard (a correction's new reference): no foreign key.
+    documentUuid: text("document_uuid").notNull(),
+    credentialId: text("credential_id").notNull(),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
@@ -164,13 +156,49 @@ export const pendingPdfObjects = sqliteTable(
   (t) => [index("pending_pdf_objects_created_at_idx").on(t.createdAt)],
 );
 
+// What a credential's list shows of its documents of the last 24 hours, in
+// the credential's home shard, so that a list reads one shard. Removed when
+// its document is deleted, and by the archiver once out of the window.
+export const documentSummaries = sqliteTable(
+  "document_summaries",
+  {
+    uuid: text("uuid").primaryKey(),
+    credentialId: text("credential_id").notNull(),
+    reference: text("reference"),
+    createdAt: integer("created_at").notNull(),
+    transportDate: text("transport_date").notNull(),
+    rectifiesUuid: text("rectifies_uuid"),
+  },
+  (t) => [
+    // Newest first, uuid as tie-breaker; holding every column the list
+    // filters on, it counts the total from the index alone.
+    index("document_summaries_list_idx").on(
+      t.credentialId,
+      sql`${t.createdAt} DESC`,
+      sql`${t.uuid} DESC`,
+      t.transportDate,
+    ),
+    index("document_summaries_created_at_idx").on(t.createdAt),
+  ],
+);
+
+// A deletion committed in D1 but not yet written into its PDF object's
+// metadata (which QR links read once the deletion window has closed). The
+// scheduled task finishes what a request could not.
+export const pendingDeletionMarks = sqliteTable(
+  "pending_deletion_marks",
+  {
+    documentUuid: text("document_uuid").primaryKey(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("pending_deletion_marks_created_at_idx").on(t.createdAt)],
+);
+
 export const auditEvents = sqliteTable(
   "audit_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    documentUuid: text("document_uuid")
-      .notNull()
-      .references(() => documents.uuid),
+    documentUuid: text("document_uuid").notNull(),
     type: text("type", { enum: AUDIT_EVENT_TYPES }).notNull(),
     // Null for QR accesses, which carry no credential.
     credentialId: text("credential_id"),

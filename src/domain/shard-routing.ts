@@ -1,0 +1,109 @@
+import type { Environment } from "../db/schema";
+
+// Where a row lives, computed from what the request already names, so that no
+// operation needs a lookup table (docs/scale.md). Rows belong to one of
+// BUCKET_COUNT buckets; bucket b lives in shard b mod S. Doubling S moves
+// each bucket either nowhere or to shard (b mod 2S), never elsewhere.
+
+export const BUCKET_COUNT = 4096;
+
+/**
+ * Demo sessions (tokens, documents, references, lists) all live in bucket 0,
+ * hence shard 0 for every S: their expiry purges one database.
+ */
+const DEMO_BUCKET = 0;
+
+export const shardOfBucket = (bucket: number, shardCount: number): number =>
+  bucket % shardCount;
+
+// FNV-1a, 32 bits: a stable, fast spread of names over buckets. Not a secret:
+// a caller choosing references that collide only loads its own buckets.
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/** The bucket of a reference's reservation: a hash of organization, environment and reference. */
+export function referenceBucket(
+  scope: { organizationId: string; environment: Environment },
+  reference: string,
+): number {
+  if (scope.environment === "demo") return DEMO_BUCKET;
+  return (
+    fnv1a(
+      `${scope.organizationId}\u0000${scope.environment}\u0000${reference}`,
+    ) % BUCKET_COUNT
+  );
+}
+
+/** The home bucket of a credential, where its list lives. */
+export const credentialBucket = (credential: {
+  id: string;
+  environment: Environment;
+}): number =>
+  credential.environment === "demo"
+    ? DEMO_BUCKET
+    : fnv1a(credential.id) % BUCKET_COUNT;
+
+/** A bucket for a document that no reservation places: any, evenly. */
+export function randomBucket(environment: Environment): number {
+  if (environment === "demo") return DEMO_BUCKET;
+  return crypto.getRandomValues(new Uint16Array(1))[0] % BUCKET_COUNT;
+}
+
+// A document's uuid is an RFC 9562 version 8 UUID that carries its bucket
+// and creation time: tttttttt-tttt-8bbb-vrrr-rrrrrrrrrrrr, with t the
+// creation time in milliseconds (48 bits), b the bucket (12 bits) and 62
+// random bits. Time first keeps each shard's inserts at the end of its index.
+
+const UUID_V8 = /^([0-9a-f]{8})-([0-9a-f]{4})-8([0-9a-f]{3})-[89ab]/;
+
+/** A new document uuid in `bucket`, created at `createdAt` (ms). */
+export function newDocumentUuid(bucket: number, createdAt: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let time = createdAt;
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = time % 256;
+    time = Math.floor(time / 256);
+  }
+  bytes[6] = 0x80 | (bucket >> 8);
+  bytes[7] = bucket & 0xff;
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0"));
+  return [
+    hex.slice(0, 4).join(""),
+    hex.slice(4, 6).join(""),
+    hex.slice(6, 8).join(""),
+    hex.slice(8, 10).join(""),
+    hex.slice(10).join(""),
+  ].join("-");
+}
+
+/** Bucket and creation time of a document uuid; null for a uuid issued before sharding. */
+function decodeUuid(
+  uuid: string,
+): { bucket: number; createdAt: number } | null {
+  const match = UUID_V8.exec(uuid.toLowerCase());
+  if (!match) return null;
+  const [, high, middle, bucket] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  return {
+    bucket: Number.parseInt(bucket, 16),
+    createdAt: Number.parseInt(high + middle, 16),
+  };
+}
+
+/** The bucket of a document; documents issued before sharding live in bucket 0. */
+export const uuidBucket = (uuid: string): number =>
+  decodeUuid(uuid)?.bucket ?? 0;
+
+/** The creation time a uuid carries; null for a uuid issued before sharding. */
+export const uuidCreatedAt = (uuid: string): number | null =>
+  decodeUuid(uuid)?.createdAt ?? null;
