@@ -1,14 +1,18 @@
-import { configOf } from "./config";
-import { openDatabase } from "./db/client";
-import type { DocumentServices } from "./domain/documents/services";
+import { ConfigError, configOf } from "./config";
+import { openShards } from "./db/client";
+import type { Background, DocumentServices } from "./domain/documents/services";
 import { durableObjectLocks } from "./durable-objects/locks";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
+import { createArchiveStore } from "./storage/archive-store";
 import { createFontStore } from "./storage/font-store";
 import { createPdfStore } from "./storage/pdf-store";
 
 /** The services of every invocation, fetch and cron alike: all but what belongs to one request. */
-export type SharedServices = Omit<DocumentServices, "baseUrl" | "requestId">;
+export type SharedServices = Omit<
+  DocumentServices,
+  "baseUrl" | "requestId" | "background"
+>;
 
 /**
  * The one place the services are built, from the bindings, the configuration
@@ -20,10 +24,15 @@ export function createServices(
   dependencies: AppDependencies,
 ): SharedServices {
   const config = configOf(env);
+  const shards = openShards(env);
+  if (shards.length === 0) {
+    throw new ConfigError("Invalid configuration: DB_0 is not bound.");
+  }
   return {
-    db: openDatabase(env.DB),
+    shards,
     clock: dependencies.clock,
     pdfs: createPdfStore(env.PDFS, config.pdfKeyring),
+    archives: createArchiveStore(env.PDFS, config.pdfKeyring),
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),
@@ -33,13 +42,40 @@ export function createServices(
   };
 }
 
-/** The services of one request: the shared ones, its id, and the origin of its links. */
+/**
+ * Work the answer does not wait for, kept alive past the response by
+ * `waitUntil`; a failure is logged (the scheduled tasks finish what matters).
+ */
+export const backgroundOf =
+  (waitUntil: (promise: Promise<unknown>) => void): Background =>
+  (task, work) =>
+    waitUntil(
+      work.catch((error: unknown) => {
+        const failure =
+          error instanceof Error ? error : new Error(String(error));
+        console.error(
+          JSON.stringify({
+            event: "background_task_failed",
+            task,
+            error: failure.name,
+            message: failure.message,
+          }),
+        );
+      }),
+    );
+
+/** The services of one request: the shared ones, its id, the origin of its links, its background work. */
 export const requestServices = (
   env: Env,
   dependencies: AppDependencies,
-  request: { id: string; url: string },
+  request: {
+    id: string;
+    url: string;
+    waitUntil: (promise: Promise<unknown>) => void;
+  },
 ): DocumentServices => ({
   ...createServices(env, dependencies),
   baseUrl: configOf(env).baseUrl ?? new URL(request.url).origin,
   requestId: request.id,
+  background: backgroundOf(request.waitUntil),
 });

@@ -19,3 +19,19 @@ export function openDatabase(d1: D1Database): Database {
   }
   return database;
 }
+
+/** The D1 bindings DB_0, DB_1, … in order, as many as are bound. */
+export function shardBindings(env: object): D1Database[] {
+  const bindings: D1Database[] = [];
+  for (;;) {
+    const binding = Reflect.get(env, `DB_${bindings.length}`) as
+      | D1Database
+      | undefined;
+    if (!binding) return bindings;
+    bindings.push(binding);
+  }
+}
+
+/** Every shard's database, DB_0 first (src/domain/shard-routing.ts picks one). */
+export const openShards = (env: object): Database[] =>
+  shardBindings(env).map(openDatabase);

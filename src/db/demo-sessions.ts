@@ -3,26 +3,27 @@ import type { Database } from "./client";
 import {
   auditEvents,
   credentials,
+  documentSummaries,
   documents,
   organizations,
   referenceReservations,
 } from "./schema";
 
-/** Up to `limit` demo documents whose session ended by `now`, with their PDFs' keys. */
+/** Up to `limit` demo documents whose session ended by `now`. */
 export const findExpiredDemoDocuments = (
   db: Database,
   now: number,
   limit: number,
-): Promise<{ uuid: string; objectKey: string }[]> =>
+): Promise<{ uuid: string }[]> =>
   db
-    .select({ uuid: documents.uuid, objectKey: documents.pdfObjectKey })
+    .select({ uuid: documents.uuid })
     .from(documents)
     .where(
       and(eq(documents.environment, "demo"), lte(documents.expiresAt, now)),
     )
     .limit(limit);
 
-/** Removes documents for good, with their audit events and reference reservations. */
+/** Removes documents for good, with their audit events, reference reservations and summaries. */
 export async function purgeDocumentRows(
   db: Database,
   uuids: string[],
@@ -32,6 +33,7 @@ export async function purgeDocumentRows(
     db
       .delete(referenceReservations)
       .where(inArray(referenceReservations.documentUuid, uuids)),
+    db.delete(documentSummaries).where(inArray(documentSummaries.uuid, uuids)),
     db.delete(documents).where(inArray(documents.uuid, uuids)),
   ]);
 }

@@ -11,9 +11,9 @@ import {
 } from "drizzle-orm";
 import { insertAuditEvent, insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
-import { deletePendingPdfObject } from "./pending-pdf-objects";
 import {
   type DocumentRow,
+  documentSummaries,
   documents,
   type Environment,
   referenceReservations,
@@ -26,24 +26,17 @@ export interface DocumentListFilter {
   transportDateTo?: string | undefined;
 }
 
-export interface DocumentSummaryRow {
-  uuid: string;
-  reference: string | null;
-  createdAt: number;
-  transportDate: string;
-  rectifiesUuid: string | null;
-}
+export type DocumentSummaryRow = typeof documentSummaries.$inferSelect;
 
 function listCondition(filter: DocumentListFilter): SQL | undefined {
   return and(
-    eq(documents.credentialId, filter.credentialId),
-    isNull(documents.deletedAt),
-    gte(documents.createdAt, filter.createdSince),
+    eq(documentSummaries.credentialId, filter.credentialId),
+    gte(documentSummaries.createdAt, filter.createdSince),
     filter.transportDateFrom
-      ? gte(documents.transportDate, filter.transportDateFrom)
+      ? gte(documentSummaries.transportDate, filter.transportDateFrom)
       : undefined,
     filter.transportDateTo
-      ? lte(documents.transportDate, filter.transportDateTo)
+      ? lte(documentSummaries.transportDate, filter.transportDateTo)
       : undefined,
   );
 }
@@ -57,23 +50,17 @@ export function listQueries(
   const where = listCondition(filter);
   return [
     db
-      .select({
-        uuid: documents.uuid,
-        reference: documents.reference,
-        createdAt: documents.createdAt,
-        transportDate: documents.transportDate,
-        rectifiesUuid: documents.rectifiesUuid,
-      })
-      .from(documents)
+      .select()
+      .from(documentSummaries)
       .where(where)
-      .orderBy(desc(documents.createdAt), desc(documents.uuid))
+      .orderBy(desc(documentSummaries.createdAt), desc(documentSummaries.uuid))
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ total: count() }).from(documents).where(where),
+    db.select({ total: count() }).from(documentSummaries).where(where),
   ] as const;
 }
 
-/** One page of a credential's visible documents and the total, read in one batch. */
+/** One page of a credential's listed documents and the total, read in one batch of its home shard. */
 export async function listDocumentSummaries(
   db: Database,
   filter: DocumentListFilter,
@@ -83,7 +70,18 @@ export async function listDocumentSummaries(
   return { rows, total: totals[0]?.total ?? 0 };
 }
 
-type NewDocumentRow = typeof documents.$inferInsert;
+/** Lists a document in its credential's home shard; a second insert changes nothing. */
+export async function insertSummary(
+  db: Database,
+  summary: DocumentSummaryRow,
+): Promise<void> {
+  await db.insert(documentSummaries).values(summary).onConflictDoNothing();
+}
+
+/** Takes a document off its credential's list (deleted, or out of the window). */
+export async function deleteSummary(db: Database, uuid: string): Promise<void> {
+  await db.delete(documentSummaries).where(eq(documentSummaries.uuid, uuid));
+}
 
 /** A credential's own document by uuid, whatever its state or age. */
 export const findOwnDocumentByUuid = (
@@ -107,7 +105,7 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
       deletedAt: documents.deletedAt,
       expiresAt: documents.expiresAt,
       qrKeyVersion: documents.qrKeyVersion,
-      pdfObjectKey: documents.pdfObjectKey,
+      createdAt: documents.createdAt,
     })
     .from(documents)
     .where(eq(documents.uuid, uuid))
@@ -122,45 +120,72 @@ export const findDocumentByUuid = (
 ): Promise<DocumentRow | undefined> =>
   db.query.documents.findFirst({ where: eq(documents.uuid, uuid) });
 
-/** The document a reference is reserved for in an organization and environment. */
-export async function findDocumentByReference(
+export type ReservationRow = typeof referenceReservations.$inferSelect;
+
+type ReservationScope = { organizationId: string; environment: Environment };
+
+const reservationOf = (scope: ReservationScope, reference: string) =>
+  and(
+    eq(referenceReservations.organizationId, scope.organizationId),
+    eq(referenceReservations.environment, scope.environment),
+    eq(referenceReservations.reference, reference),
+  );
+
+/**
+ * The reservation of a reference in an organization and environment, with
+ * its document when that lives in the same shard (null otherwise: look in the
+ * document's own shard).
+ */
+export async function findReservation(
   db: Database,
-  scope: { organizationId: string; environment: Environment },
+  scope: ReservationScope,
   reference: string,
-): Promise<DocumentRow | undefined> {
+): Promise<
+  { reservation: ReservationRow; document: DocumentRow | null } | undefined
+> {
   const [row] = await db
-    .select({ document: documents })
+    .select({ reservation: referenceReservations, document: documents })
     .from(referenceReservations)
-    .innerJoin(
-      documents,
-      eq(documents.uuid, referenceReservations.documentUuid),
-    )
-    .where(
-      and(
-        eq(referenceReservations.organizationId, scope.organizationId),
-        eq(referenceReservations.environment, scope.environment),
-        eq(referenceReservations.reference, reference),
-      ),
-    )
+    .leftJoin(documents, eq(documents.uuid, referenceReservations.documentUuid))
+    .where(reservationOf(scope, reference))
     .limit(1);
-  return row?.document;
+  return row;
 }
 
-/** The statements that make a new document visible, to run in one batch. */
-function insertDocumentStatements(db: Database, row: NewDocumentRow) {
-  const statements = [db.insert(documents).values(row)] as const;
-  if (row.reference === null || row.reference === undefined) return statements;
-  return [
-    ...statements,
-    db.insert(referenceReservations).values({
-      organizationId: row.organizationId,
-      environment: row.environment,
-      reference: row.reference,
-      documentUuid: row.uuid,
-      credentialId: row.credentialId,
-      createdAt: row.createdAt,
-    }),
-  ] as const;
+/** The reservation row of a document that carries a reference. */
+export const reservationFor = (row: DocumentRow): ReservationRow | null =>
+  row.reference === null
+    ? null
+    : {
+        organizationId: row.organizationId,
+        environment: row.environment,
+        reference: row.reference,
+        documentUuid: row.uuid,
+        credentialId: row.credentialId,
+        createdAt: row.createdAt,
+      };
+
+/** Reserves a reference apart from its document's batch (a correction's, in another shard). */
+export async function insertReservation(
+  db: Database,
+  reservation: ReservationRow,
+): Promise<void> {
+  await db.insert(referenceReservations).values(reservation);
+}
+
+/** Frees a reservation made for a document that was never committed. */
+export async function deleteReservation(
+  db: Database,
+  reservation: ReservationRow,
+): Promise<void> {
+  await db
+    .delete(referenceReservations)
+    .where(
+      and(
+        reservationOf(reservation, reservation.reference),
+        eq(referenceReservations.documentUuid, reservation.documentUuid),
+      ),
+    );
 }
 
 /** Links a version to its correction; matches nothing once it is rectified. */
@@ -171,20 +196,28 @@ const markRectified = (db: Database, uuid: string, correctionUuid: string) =>
     .where(and(eq(documents.uuid, uuid), isNull(documents.rectifiedByUuid)));
 
 /**
- * Makes an issued version visible in one batch: the document, its reference
- * reservation and its "issued" event, the version it corrects marked
- * "rectified", and the note of its pending PDF cleared.
+ * Makes an issued version visible in one batch of its shard: the document,
+ * its reference reservation when `reserved` (then in the same shard), its
+ * "issued" event, and the version it corrects marked "rectified". The note
+ * of its pending PDF stays until it is listed (issue-document.ts).
  */
 export async function commitIssuedDocument(
   db: Database,
   row: DocumentRow,
-  rectifiesUuid: string | null,
-  by: { credentialId: string; requestId: string },
+  options: {
+    reserved: boolean;
+    rectifiesUuid: string | null;
+    by: { credentialId: string; requestId: string };
+  },
 ): Promise<void> {
-  const event = { ...by, occurredAt: row.createdAt };
+  const event = { ...options.by, occurredAt: row.createdAt };
+  const reservation = options.reserved ? reservationFor(row) : null;
+  const { rectifiesUuid } = options;
   await db.batch([
-    deletePendingPdfObject(db, row.pdfObjectKey),
-    ...insertDocumentStatements(db, row),
+    db.insert(documents).values(row),
+    ...(reservation
+      ? [db.insert(referenceReservations).values(reservation)]
+      : []),
     insertAuditEvent(db, { ...event, documentUuid: row.uuid, type: "issued" }),
     ...(rectifiesUuid
       ? [

@@ -51,7 +51,8 @@ export const credentialBucket = (credential: {
 /** A bucket for a document that no reservation places: any, evenly. */
 export function randomBucket(environment: Environment): number {
   if (environment === "demo") return DEMO_BUCKET;
-  return crypto.getRandomValues(new Uint16Array(1))[0] % BUCKET_COUNT;
+  const [random = 0] = crypto.getRandomValues(new Uint16Array(1));
+  return random % BUCKET_COUNT;
 }
 
 // A document's uuid is an RFC 9562 version 8 UUID that carries its bucket
@@ -71,7 +72,7 @@ export function newDocumentUuid(bucket: number, createdAt: number): string {
   }
   bytes[6] = 0x80 | (bucket >> 8);
   bytes[7] = bucket & 0xff;
-  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
   const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0"));
   return [
     hex.slice(0, 4).join(""),
@@ -107,3 +108,28 @@ export const uuidBucket = (uuid: string): number =>
 /** The creation time a uuid carries; null for a uuid issued before sharding. */
 export const uuidCreatedAt = (uuid: string): number | null =>
   decodeUuid(uuid)?.createdAt ?? null;
+
+// The shard of each kind of row, among the shards in order (DB_0 first).
+
+const inBucket = <T>(shards: readonly T[], bucket: number): T =>
+  shards[shardOfBucket(bucket, shards.length)] as T;
+
+/** The shard of a document, its audit trail and its pending notes. */
+export const documentShard = <T>(shards: readonly T[], uuid: string): T =>
+  inBucket(shards, uuidBucket(uuid));
+
+/** The shard of a reference's reservation. */
+export const reservationShard = <T>(
+  shards: readonly T[],
+  scope: { organizationId: string; environment: Environment },
+  reference: string,
+): T => inBucket(shards, referenceBucket(scope, reference));
+
+/** The shard holding a credential's list. */
+export const homeShard = <T>(
+  shards: readonly T[],
+  credential: { id: string; environment: Environment },
+): T => inBucket(shards, credentialBucket(credential));
+
+/** The shard of organizations and credentials. */
+export const directoryShard = <T>(shards: readonly T[]): T => shards[0] as T;

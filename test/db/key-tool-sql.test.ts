@@ -10,7 +10,7 @@ import { newId } from "../../src/domain/random";
 // against the migrated D1 and is read back through src/db, as the Worker
 // reads a key when it authenticates.
 
-const db = openDatabase(env.DB);
+const db = openDatabase(env.DB_0);
 
 /** The statements of a script, each ending with `;` at the end of a line. */
 async function execute(script: string): Promise<void> {
@@ -18,7 +18,9 @@ async function execute(script: string): Promise<void> {
     .split(/;\s*\n/)
     .map((statement) => statement.trim())
     .filter((statement) => statement.length > 0);
-  await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+  await env.DB_0.batch(
+    statements.map((statement) => env.DB_0.prepare(statement)),
+  );
 }
 
 const issue = async (
@@ -74,7 +76,7 @@ describe("the key tool's SQL", () => {
     const inserted = /INSERT INTO credentials \(([^)]*)\)/.exec(
       issueKeySql(row, { name: "X" }),
     )?.[1];
-    const { results } = await env.DB.prepare(
+    const { results } = await env.DB_0.prepare(
       "SELECT name FROM pragma_table_info('credentials')",
     ).all<{ name: string }>();
     expect(inserted?.split(", ").sort()).toEqual(

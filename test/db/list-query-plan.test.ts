@@ -6,7 +6,7 @@ import { listQueries } from "../../src/db/documents";
 /** SQLite's plan of a query, one line per step. */
 async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }) {
   const { sql, params } = query.toSQL();
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+  const { results } = await env.DB_0.prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...params)
     .all<{ detail: string }>();
   return results.map((step) => step.detail).join("\n");
@@ -16,7 +16,7 @@ async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }) {
 // (`npm run bench:http`) only while SQLite counts the total from the index
 // alone and reads the page in index order.
 describe("the list queries", () => {
-  const db = openDatabase(env.DB);
+  const db = openDatabase(env.DB_0);
 
   it.each([
     ["without", {}],
@@ -33,10 +33,10 @@ describe("the list queries", () => {
         { offset: 50, limit: 25 },
       );
       expect(await planOf(total)).toMatch(
-        /^SEARCH documents USING COVERING INDEX documents_list_idx \(credential_id=\? AND deleted_at=\? AND created_at>\?\)$/,
+        /^SEARCH document_summaries USING COVERING INDEX document_summaries_list_idx \(credential_id=\? AND created_at>\?\)$/,
       );
       const pagePlan = await planOf(page);
-      expect(pagePlan).toMatch(/USING INDEX documents_list_idx/);
+      expect(pagePlan).toMatch(/USING INDEX document_summaries_list_idx/);
       expect(pagePlan).not.toMatch(/TEMP B-TREE/);
     },
   );

@@ -15,7 +15,7 @@ const failureOf = (query: Promise<unknown>) =>
 
 describe("D1 as the app sees it", () => {
   it("turns an overloaded D1 into SERVICE_UNAVAILABLE for the database, keeping D1's error", async () => {
-    const db = reportingOutages(d1Down().DB);
+    const db = reportingOutages(d1Down().DB_0);
     for (const query of [
       db.prepare("SELECT 1").all(),
       db.prepare("SELECT ?").bind(1).first(),
@@ -32,7 +32,7 @@ describe("D1 as the app sees it", () => {
   });
 
   it("passes a unique violation and bad SQL through unchanged", async () => {
-    const db = reportingOutages(env.DB);
+    const db = reportingOutages(env.DB_0);
     const insert =
       "INSERT INTO pending_pdf_objects (object_key, created_at) VALUES ('documents/twice.pdf', 0)";
     await db.prepare(insert).run();

@@ -28,7 +28,7 @@ interface CredentialOptions {
 export async function createCredential(
   options: CredentialOptions = {},
 ): Promise<TestCredential> {
-  const db = openDatabase(env.DB);
+  const db = openDatabase(env.DB_0);
   const { organizationId = newId("org"), revokedAt = null, ...terms } = options;
   const createdAt = Date.now();
   const { key, row } = await newCredential({

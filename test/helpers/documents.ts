@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
 import { openDatabase } from "../../src/db/client";
-import { documents } from "../../src/db/schema";
+import { documentSummaries, documents } from "../../src/db/schema";
+import { homeShard } from "../../src/domain/shard-routing";
+import { shardOf, shards } from "./shards";
 import type { TestCredential } from "./credentials";
 
 interface DocumentSeed {
@@ -18,26 +19,28 @@ export async function seedDocument(
   seed: DocumentSeed,
 ): Promise<string> {
   const uuid = seed.uuid ?? crypto.randomUUID();
-  await openDatabase(env.DB)
-    .insert(documents)
-    .values({
-      uuid,
-      credentialId: owner.id,
-      organizationId: owner.organizationId,
-      environment: "test",
-      reference: seed.reference ?? null,
-      createdAt: seed.createdAt,
-      transportDate: seed.transportDate ?? "2026-11-21",
-      rectifiesUuid: seed.rectifiesUuid ?? null,
-      deletedAt: seed.deletedAt ?? null,
-      data: "{}",
-      requestHash: "0".repeat(64),
-      documentLocale: "es",
-      qrKeyVersion: "v1",
-      pdfObjectKey: `pdfs/${uuid}`,
-      pdfSha256: "0".repeat(64),
-      pdfSizeBytes: 1,
-      pdfPages: 1,
-    });
+  const row = {
+    uuid,
+    credentialId: owner.id,
+    organizationId: owner.organizationId,
+    environment: "test",
+    reference: seed.reference ?? null,
+    createdAt: seed.createdAt,
+    transportDate: seed.transportDate ?? "2026-11-21",
+    rectifiesUuid: seed.rectifiesUuid ?? null,
+    deletedAt: seed.deletedAt ?? null,
+    data: "{}",
+    requestHash: "0".repeat(64),
+    documentLocale: "es",
+    qrKeyVersion: "v1",
+    pdfSha256: "0".repeat(64),
+    pdfSizeBytes: 1,
+    pdfPages: 1,
+  } as const;
+  await openDatabase(shardOf(uuid)).insert(documents).values(row);
+  if (row.deletedAt === null) {
+    const home = homeShard(shards, { id: owner.id, environment: "test" });
+    await openDatabase(home).insert(documentSummaries).values(row);
+  }
   return uuid;
 }

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import { shardBindings } from "../../src/db/client";
 
 type Methods = Record<string, (...args: never[]) => unknown>;
 
@@ -38,10 +39,16 @@ export const r2PutLost = (): Env => ({
   }),
 });
 
+/** Every D1 shard binding, each replaced by `wrap` of it. */
+const everyShard = (wrap: (shard: D1Database) => D1Database) =>
+  Object.fromEntries(
+    shardBindings(env).map((shard, index) => [`DB_${index}`, wrap(shard)]),
+  );
+
 /** The bindings with every D1 batch (the writes of issuing and deleting) failing. */
 export const d1WritesDown = (): Env => ({
   ...env,
-  DB: failing(env.DB, "batch"),
+  ...everyShard((shard) => failing(shard, "batch")),
 });
 
 /** What D1 answers when it cannot take the query. */
@@ -65,13 +72,15 @@ const unreachable = (statement: D1PreparedStatement): D1PreparedStatement =>
  */
 export const d1Down = (sql = /./): Env => ({
   ...env,
-  DB: replacing(env.DB, {
-    prepare: (query: string) => {
-      const statement = env.DB.prepare(query);
-      return sql.test(query) ? unreachable(statement) : statement;
-    },
-    batch: overloaded,
-  }),
+  ...everyShard((shard) =>
+    replacing(shard, {
+      prepare: (query: string) => {
+        const statement = shard.prepare(query);
+        return sql.test(query) ? unreachable(statement) : statement;
+      },
+      batch: overloaded,
+    }),
+  ),
 });
 
 /** The bindings with every reference and document lock object unreachable. */

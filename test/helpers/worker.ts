@@ -1,4 +1,8 @@
-import { env } from "cloudflare:test";
+import {
+  createExecutionContext,
+  env,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { createApp } from "../../src/app";
 import type { Clock } from "../../src/clock";
@@ -47,10 +51,15 @@ export function callWith(options: {
   });
   return async (path, init) => {
     const request = new Request(`${ORIGIN}${path}`, init);
-    return checkedAgainstContract(
+    const context = createExecutionContext();
+    const response = await app.fetch(
       request,
-      await app.fetch(request, options.bindings ?? env),
+      options.bindings ?? env,
+      context,
     );
+    // The work the answer did not wait for is done before the test goes on.
+    await waitOnExecutionContext(context);
+    return checkedAgainstContract(request, response);
   };
 }
 

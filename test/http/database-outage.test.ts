@@ -90,7 +90,7 @@ describe("when D1 is overloaded", () => {
 
   it("a demo token answers 503 and creates no session", async () => {
     const sessions = () =>
-      env.DB.prepare(
+      env.DB_0.prepare(
         "SELECT count(*) AS n FROM credentials WHERE environment = 'demo'",
       ).first<number>("n");
     const before = await sessions();

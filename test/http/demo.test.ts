@@ -10,6 +10,7 @@ import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi, qrPath, sha256Of } from "../helpers/documents-api";
 import { callWithClock, fixedClock, fromIp, ORIGIN } from "../helpers/worker";
+import { rowsOfAllShards } from "../helpers/shards";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -71,7 +72,7 @@ describe("POST /api/v1/demo/tokens", () => {
   it("stores the token only as a hash", async () => {
     const { token } = demo();
     const key = await token();
-    const { results } = await env.DB.prepare(
+    const { results } = await env.DB_0.prepare(
       "SELECT * FROM credentials WHERE environment = 'demo'",
     ).all();
     expect(JSON.stringify(results)).not.toContain(key);
@@ -363,11 +364,7 @@ describe("purge of expired demo sessions", () => {
     })(createScheduledController(), env, createExecutionContext());
 
     const rows = async (sql: string, ...values: string[]) =>
-      (
-        await env.DB.prepare(sql)
-          .bind(...values)
-          .all()
-      ).results.length;
+      (await rowsOfAllShards(sql, ...values)).length;
     const hash = sha256Of;
     for (const uuid of expired) {
       expect(await env.PDFS.head(`documents/${uuid}.pdf`)).toBeNull();

@@ -59,7 +59,7 @@ describe("routing errors", () => {
     } as unknown as D1Database;
     const request = callWith({
       clock: systemClock,
-      bindings: { ...env, DB: brokenDatabase },
+      bindings: { ...env, DB_0: brokenDatabase },
     });
     const response = await request("/api/v1/documents", {
       headers: { Authorization: `Bearer sk_test_${"a".repeat(40)}` },

@@ -19,7 +19,7 @@ afterEach(() => {
 describe("the cron when D1 is down for the demo sessions", () => {
   it("logs the failure and still sweeps the orphan PDFs", async () => {
     const orphan = "documents/orphan-during-outage.pdf";
-    await env.DB.prepare(
+    await env.DB_0.prepare(
       "INSERT INTO pending_pdf_objects (object_key, created_at) VALUES (?, ?)",
     )
       .bind(orphan, NOW)

@@ -11,12 +11,13 @@ import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
 import { callWithClock, fixedClock } from "../helpers/worker";
+import { rowsOfAllShards } from "../helpers/shards";
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 
 /** What a Worker that died between the R2 put and the D1 batch leaves behind. */
 async function abandonIssue(objectKey: string, at: number): Promise<void> {
-  await env.DB.prepare(
+  await env.DB_0.prepare(
     "INSERT INTO pending_pdf_objects (object_key, created_at) VALUES (?, ?)",
   )
     .bind(objectKey, at)
@@ -31,8 +32,7 @@ const runCron = (at: number) =>
   })(createScheduledController(), env, createExecutionContext());
 
 const pendingRows = async () =>
-  (await env.DB.prepare("SELECT object_key FROM pending_pdf_objects").all())
-    .results.length;
+  (await rowsOfAllShards("SELECT object_key FROM pending_pdf_objects")).length;
 
 describe("sweep of PDFs whose issue never committed", () => {
   it("leaves no pending note behind a committed document", async () => {

@@ -5,6 +5,7 @@ import type { DocumentLocale } from "../../schemas/document-locale";
 import { newCredential } from "../api-keys";
 import type { DocumentServices } from "../documents/services";
 import { newId } from "../random";
+import { directoryShard } from "../shard-routing";
 
 /** A demo session lasts 24 hours from its token's issue (spec 5). */
 const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
@@ -15,7 +16,7 @@ const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
  * another visitor's; the token, like every key, is stored only as a hash.
  */
 export async function createDemoToken(
-  services: Pick<DocumentServices, "db" | "clock">,
+  services: Pick<DocumentServices, "shards" | "clock">,
   request: { clientIp: string; locale: DocumentLocale },
 ): Promise<DemoTokenResult> {
   const now = services.clock.now();
@@ -29,7 +30,7 @@ export async function createDemoToken(
     requesterIp: request.clientIp,
   });
   await insertOrganizationWithCredential(
-    services.db,
+    directoryShard(services.shards),
     {
       id: organizationId,
       name: `Demo session ${organizationId}`,

@@ -4,7 +4,9 @@ import {
   purgeDemoSessionRows,
   purgeDocumentRows,
 } from "../../db/demo-sessions";
+import { pdfObjectKey } from "../documents/issue-document";
 import type { DocumentServices } from "../documents/services";
+import { directoryShard } from "../shard-routing";
 
 // Rows per round: small enough for D1's statement limits, large enough to
 // keep up with the demo's issuing rate.
@@ -22,17 +24,20 @@ export interface PurgeReport {
  * rounds of each kind; the next run continues.
  */
 export async function purgeExpiredDemoSessions(
-  services: Pick<DocumentServices, "db" | "clock" | "pdfs">,
+  services: Pick<DocumentServices, "shards" | "clock" | "pdfs">,
   maxRounds = 20,
 ): Promise<PurgeReport> {
-  const { db } = services;
+  // Demo sessions and everything they issued live in shard 0 (shard-routing.ts).
+  const db = directoryShard(services.shards);
   const now = services.clock.now();
   const report: PurgeReport = { documents: 0, sessions: 0 };
 
   for (let round = 0; round < maxRounds; round++) {
     const expired = await findExpiredDemoDocuments(db, now, BATCH_SIZE);
     if (expired.length === 0) break;
-    for (const { objectKey } of expired) await services.pdfs.delete(objectKey);
+    for (const { uuid } of expired) {
+      await services.pdfs.delete(pdfObjectKey(uuid));
+    }
     await purgeDocumentRows(
       db,
       expired.map((row) => row.uuid),

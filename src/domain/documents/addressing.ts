@@ -1,13 +1,75 @@
 import {
-  findDocumentByReference,
+  deleteReservation,
+  findDocumentByUuid,
   findOwnDocumentByUuid,
+  findReservation,
+  type ReservationRow,
 } from "../../db/documents";
-import type { DocumentRow } from "../../db/schema";
+import type { DocumentRow, Environment } from "../../db/schema";
 import type { Credential } from "../authenticate";
+import { documentShard, reservationShard } from "../shard-routing";
 import type { DocumentServices } from "./services";
 
 /** A document as a route names it: by its uuid or by its reference. */
 export type DocumentAddress = { uuid: string } | { reference: string };
+
+/** A reference's reservation and its document; `document` undefined when it was never committed. */
+export interface Reserved {
+  reservation: ReservationRow;
+  document: DocumentRow | undefined;
+}
+
+/**
+ * Who holds a reference in an organization and environment: one query when
+ * the document sits beside its reservation (a create), two when it does not
+ * (a correction's new reference, a document issued before sharding).
+ */
+export async function findReserved(
+  services: Pick<DocumentServices, "shards">,
+  scope: { organizationId: string; environment: Environment },
+  reference: string,
+): Promise<Reserved | undefined> {
+  const shard = reservationShard(services.shards, scope, reference);
+  const found = await findReservation(shard, scope, reference);
+  if (!found) return undefined;
+  const { reservation } = found;
+  if (found.document) return { reservation, document: found.document };
+  const elsewhere = documentShard(services.shards, reservation.documentUuid);
+  return {
+    reservation,
+    document:
+      elsewhere === shard
+        ? undefined
+        : await findDocumentByUuid(elsewhere, reservation.documentUuid),
+  };
+}
+
+/**
+ * The document a reference is reserved for, under the reference's lock. A
+ * reservation whose document was never committed (a correction's, whose
+ * Worker died before its commit) is freed: no live request can hold it.
+ */
+export async function reservedDocument(
+  services: Pick<DocumentServices, "shards">,
+  scope: { organizationId: string; environment: Environment },
+  reference: string,
+): Promise<DocumentRow | undefined> {
+  const reserved = await findReserved(services, scope, reference);
+  if (reserved && !reserved.document) {
+    await deleteReservation(
+      reservationShard(services.shards, scope, reference),
+      reserved.reservation,
+    );
+  }
+  return reserved?.document;
+}
+
+/** Any document by uuid, whatever its owner, state or age, from its shard. */
+export const findDocument = (
+  services: Pick<DocumentServices, "shards">,
+  uuid: string,
+): Promise<DocumentRow | undefined> =>
+  findDocumentByUuid(documentShard(services.shards, uuid), uuid);
 
 /**
  * The caller's own document at an address, whatever its state or age; another
@@ -15,17 +77,18 @@ export type DocumentAddress = { uuid: string } | { reference: string };
  * names only its own version, never a later correction.
  */
 export async function findOwnDocument(
-  services: Pick<DocumentServices, "db">,
+  services: Pick<DocumentServices, "shards">,
   credential: Credential,
   address: DocumentAddress,
 ): Promise<DocumentRow | undefined> {
   if ("uuid" in address) {
-    return findOwnDocumentByUuid(services.db, credential.id, address.uuid);
+    return findOwnDocumentByUuid(
+      documentShard(services.shards, address.uuid),
+      credential.id,
+      address.uuid,
+    );
   }
-  const row = await findDocumentByReference(
-    services.db,
-    credential,
-    address.reference,
-  );
+  const row = (await findReserved(services, credential, address.reference))
+    ?.document;
   return row?.credentialId === credential.id ? row : undefined;
 }

@@ -1,12 +1,13 @@
 import { insertAuditEvent } from "../../db/audit";
-import { findDocumentByReference } from "../../db/documents";
 import { isUniqueViolation } from "../../db/errors";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { referenceLockName } from "../locks";
+import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
+import { reservedDocument } from "./addressing";
 import { issueDocument } from "./issue-document";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
@@ -43,7 +44,7 @@ async function retry(
   if (!isWithinReadWindow(original.createdAt, now)) {
     throw new DomainError("DOCUMENT_WINDOW_EXPIRED", { field: "reference" });
   }
-  await insertAuditEvent(services.db, {
+  await insertAuditEvent(documentShard(services.shards, original.uuid), {
     documentUuid: original.uuid,
     type: "retried",
     credentialId: credential.id,
@@ -73,8 +74,7 @@ export async function createDocument(
   const reference = request.reference;
   if (reference === null) return issue();
 
-  const reserved = () =>
-    findDocumentByReference(services.db, credential, reference);
+  const reserved = () => reservedDocument(services, credential, reference);
   return services.locks.withLock(
     referenceLockName(credential, reference),
     async () => {

@@ -1,11 +1,16 @@
-import { findDocumentByUuid, markDeleted } from "../../db/documents";
+import { deleteSummary, markDeleted } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
+import { documentShard, homeShard } from "../shard-routing";
 import { isWithinDeleteWindow } from "../windows";
-import { type DocumentAddress, findOwnDocument } from "./addressing";
+import {
+  type DocumentAddress,
+  findDocument,
+  findOwnDocument,
+} from "./addressing";
 import type { DocumentServices } from "./services";
 
 /**
@@ -30,6 +35,13 @@ function refusal(
   return null;
 }
 
+/** Takes a deleted document off its credential's list, in the list's shard. */
+const unlist = (
+  services: DocumentServices,
+  credential: Credential,
+  uuid: string,
+): Promise<void> => deleteSummary(homeShard(services.shards, credential), uuid);
+
 /**
  * Deletes a document logically (spec 3): its PDF, data, audit trail and
  * reference reservation stay. Checks: the body (422, before this), then
@@ -45,21 +57,23 @@ export async function deleteDocument(
   const found = await findOwnDocument(services, credential, address);
   if (!found) throw notFound();
   await services.locks.withLock(documentLockName(found.uuid), async () => {
-    const document = await findDocumentByUuid(services.db, found.uuid);
+    const document = await findDocument(services, found.uuid);
     if (!document) throw notFound();
     const now = services.clock.now();
     const inWindow = isWithinDeleteWindow(document.createdAt, now);
     if (document.deletedAt !== null) {
-      if (inWindow) return;
-      throw notFound();
+      if (!inWindow) throw notFound();
+      // Finishes what a first deletion may have left undone.
+      return unlist(services, credential, document.uuid);
     }
     if (!inWindow) {
       throw new DomainError("DELETE_WINDOW_EXPIRED");
     }
     const refused = refusal(document, request);
     if (refused) throw refused;
+    const shard = documentShard(services.shards, document.uuid);
 
-    const deleted = await markDeleted(services.db, document.uuid, {
+    const deleted = await markDeleted(shard, document.uuid, {
       at: now,
       reason: request.reason,
       credentialId: credential.id,
@@ -67,8 +81,9 @@ export async function deleteDocument(
     });
     // A QR access may have landed between the read and the write.
     if (!deleted) {
-      const current = await findDocumentByUuid(services.db, document.uuid);
+      const current = await findDocument(services, document.uuid);
       throw (current && refusal(current, request)) ?? notFound();
     }
+    await unlist(services, credential, document.uuid);
   });
 }

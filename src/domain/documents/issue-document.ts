@@ -1,6 +1,10 @@
 import {
   commitIssuedDocument,
   countDocumentsOfCredential,
+  deleteReservation,
+  insertReservation,
+  insertSummary,
+  reservationFor,
 } from "../../db/documents";
 import {
   deletePendingPdfObject,
@@ -8,18 +12,26 @@ import {
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError } from "../../errors";
-import type {
-  DocumentData,
-  DocumentRequest,
-} from "../../schemas/document-request";
+import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
+import {
+  documentShard,
+  homeShard,
+  newDocumentUuid,
+  randomBucket,
+  referenceBucket,
+  reservationShard,
+  uuidBucket,
+} from "../shard-routing";
 import { sha256Hex } from "../sha256";
+import { documentData } from "./document-body";
 import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { requestHash } from "./request-hash";
 import type { DocumentServices } from "./services";
+import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
 
@@ -44,8 +56,9 @@ export function issueDocument(
   return services.locks.withLock(
     demoSessionLockName(credential.id),
     async () => {
+      // Every demo document lives in its session's home shard (shard-routing.ts).
       const issued = await countDocumentsOfCredential(
-        services.db,
+        homeShard(services.shards, credential),
         credential.id,
       );
       if (issued >= services.demo.documentsPerToken) {
@@ -58,6 +71,21 @@ export function issueDocument(
   );
 }
 
+/**
+ * The bucket of a new version: a correction's is its original's (one batch
+ * commits both); a create's with a reference is its reservation's; any other
+ * spreads evenly.
+ */
+function bucketOf(
+  credential: Credential,
+  reference: string | null,
+  rectifies: DocumentRow | undefined,
+): number {
+  if (rectifies) return uuidBucket(rectifies.uuid);
+  if (reference !== null) return referenceBucket(credential, reference);
+  return randomBucket(credential.environment);
+}
+
 async function issueVersion(
   services: DocumentServices,
   credential: Credential,
@@ -65,8 +93,11 @@ async function issueVersion(
   rectifies: DocumentRow | undefined,
 ): Promise<DocumentRow> {
   const { metadata, ...data } = request;
-  const uuid = crypto.randomUUID();
   const createdAt = services.clock.now();
+  const uuid = newDocumentUuid(
+    bucketOf(credential, data.reference, rectifies),
+    createdAt,
+  );
   const { documentLocale } = credential;
   const qrKeyVersion = services.qrKeyring.current;
   const environment = credential.environment;
@@ -75,10 +106,7 @@ async function issueVersion(
     uuid,
     createdAt,
     rectifies: rectifies
-      ? {
-          uuid: rectifies.uuid,
-          data: JSON.parse(rectifies.data) as DocumentData,
-        }
+      ? { uuid: rectifies.uuid, data: await documentData(services, rectifies) }
       : null,
     qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
     locale: documentLocale,
@@ -106,32 +134,51 @@ async function issueVersion(
     requestHash: await requestHash(request),
     documentLocale,
     qrKeyVersion,
-    pdfObjectKey: pdfObjectKey(uuid),
     pdfSha256: await sha256Hex(pdf.bytes),
     pdfSizeBytes: pdf.bytes.byteLength,
     pdfPages: pdf.pages,
     // A demo document lives as long as its session.
     expiresAt: credential.expiresAt,
+    archivedAt: null,
   };
 
-  const { db } = services;
+  const db = documentShard(services.shards, uuid);
+  const objectKey = pdfObjectKey(uuid);
+  // A correction's new reference lives in its own shard, apart from the
+  // batch: reserved first, freed again if the commit fails (a Worker dying
+  // in between leaves a reservation without document, addressing.ts).
+  const apart = rectifies ? reservationFor(row) : null;
+  const apartShard =
+    apart && reservationShard(services.shards, credential, apart.reference);
+  if (apart && apartShard) await insertReservation(apartShard, apart);
   // Noted first, so that a Worker dying between the put and the batch leaves
   // an orphan the scheduled sweep finds (sweep-orphan-pdfs.ts).
-  await insertPendingPdfObject(db, row.pdfObjectKey, createdAt);
+  await insertPendingPdfObject(db, objectKey, createdAt);
   try {
     // A put that failed late may still have stored the object: removed below too.
-    await services.pdfs.put(row.pdfObjectKey, pdf.bytes);
-    await commitIssuedDocument(db, row, rectifies?.uuid ?? null, {
-      credentialId: credential.id,
-      requestId: services.requestId,
+    await services.pdfs.put(objectKey, pdf.bytes);
+    await commitIssuedDocument(db, row, {
+      reserved: !apart,
+      rectifiesUuid: rectifies?.uuid ?? null,
+      by: { credentialId: credential.id, requestId: services.requestId },
     });
   } catch (error) {
     // Best effort: whatever this cannot remove, the sweep removes later.
     await services.pdfs
-      .delete(row.pdfObjectKey)
-      .then(() => deletePendingPdfObject(db, row.pdfObjectKey))
+      .delete(objectKey)
+      .then(() => deletePendingPdfObject(db, objectKey))
       .catch(() => undefined);
+    if (apart && apartShard) {
+      await deleteReservation(apartShard, apart).catch(() => undefined);
+    }
     throw error;
   }
+  // Listed in the credential's home shard; the note stays until then, so
+  // that the sweep lists a document whose Worker died before this.
+  await insertSummary(homeShard(services.shards, credential), summaryOf(row));
+  services.background(
+    "pending_pdf_note",
+    deletePendingPdfObject(db, objectKey),
+  );
   return row;
 }

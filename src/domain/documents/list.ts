@@ -3,6 +3,7 @@ import { listDocumentSummaries } from "../../db/documents";
 import type { DocumentList } from "../../schemas/document-result";
 import type { ListQuery } from "../../schemas/list-query";
 import type { Credential } from "../authenticate";
+import { homeShard } from "../shard-routing";
 import { readWindowStart } from "../windows";
 import type { DocumentServices } from "./services";
 
@@ -11,12 +12,12 @@ import type { DocumentServices } from "./services";
  * window moves with the clock, so pages are not a stable snapshot.
  */
 export async function listDocuments(
-  services: Pick<DocumentServices, "db" | "clock">,
+  services: Pick<DocumentServices, "shards" | "clock">,
   credential: Credential,
   query: ListQuery,
 ): Promise<DocumentList> {
   const { rows, total } = await listDocumentSummaries(
-    services.db,
+    homeShard(services.shards, credential),
     {
       credentialId: credential.id,
       createdSince: readWindowStart(services.clock.now()),

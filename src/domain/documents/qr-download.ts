@@ -2,6 +2,8 @@ import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
 import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
 import { verifyQrSecret } from "../../storage/qr-secret";
+import { documentShard } from "../shard-routing";
+import { pdfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
 
 /**
@@ -17,7 +19,8 @@ export async function downloadByQr(
   link: { uuid: string; k: string | undefined; demo: boolean },
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
-  const row = await findQrLinkTarget(services.db, link.uuid);
+  const shard = documentShard(services.shards, link.uuid);
+  const row = await findQrLinkTarget(shard, link.uuid);
   const environmentMatches = (environment: Environment) =>
     (environment === "demo") === link.demo;
   const now = services.clock.now();
@@ -36,11 +39,11 @@ export async function downloadByQr(
   ) {
     throw notFound();
   }
-  const bytes = await services.pdfs.get(row.pdfObjectKey);
+  const bytes = await services.pdfs.get(pdfObjectKey(row.uuid));
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const accessed = await recordQrAccess(services.db, row.uuid, {
+  const accessed = await recordQrAccess(shard, row.uuid, {
     at: now,
     requestId: services.requestId,
   });

@@ -2,8 +2,10 @@ import { insertAuditEvent } from "../../db/audit";
 import type { DocumentRow } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { Credential } from "../authenticate";
+import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { type DocumentAddress, findOwnDocument } from "./addressing";
+import { pdfObjectKey } from "./issue-document";
 import { qrUrl } from "./links";
 import { type DocumentResult, documentResult } from "./result";
 import type { DocumentServices } from "./services";
@@ -76,10 +78,10 @@ export async function downloadDocumentPdf(
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
   const row = await readableDocument(services, credential, address);
-  const bytes = await services.pdfs.get(row.pdfObjectKey);
+  const bytes = await services.pdfs.get(pdfObjectKey(row.uuid));
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
-  await insertAuditEvent(services.db, {
+  await insertAuditEvent(documentShard(services.shards, row.uuid), {
     documentUuid: row.uuid,
     type: "pdf_downloaded",
     credentialId: credential.id,

@@ -1,15 +1,17 @@
 import { insertAuditEvent } from "../../db/audit";
-import {
-  findDocumentByReference,
-  findDocumentByUuid,
-} from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound, ValidationError } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { documentLockName, referenceLockName } from "../locks";
+import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
-import { type DocumentAddress, findOwnDocument } from "./addressing";
+import {
+  type DocumentAddress,
+  findDocument,
+  findOwnDocument,
+  reservedDocument,
+} from "./addressing";
 import { referenceConflict } from "./create-document";
 import { issueDocument } from "./issue-document";
 import { requestHash } from "./request-hash";
@@ -27,7 +29,7 @@ async function existingCorrection(
   request: DocumentRequest,
   correctionUuid: string,
 ): Promise<DocumentResult> {
-  const correction = await findDocumentByUuid(services.db, correctionUuid);
+  const correction = await findDocument(services, correctionUuid);
   if (!correction || correction.requestHash !== (await requestHash(request))) {
     throw new DomainError("DOCUMENT_ALREADY_RECTIFIED");
   }
@@ -36,7 +38,7 @@ async function existingCorrection(
   if (!isWithinReadWindow(correction.createdAt, now)) {
     throw new DomainError("DOCUMENT_WINDOW_EXPIRED");
   }
-  await insertAuditEvent(services.db, {
+  await insertAuditEvent(documentShard(services.shards, correction.uuid), {
     documentUuid: correction.uuid,
     type: "retried",
     credentialId: credential.id,
@@ -63,7 +65,7 @@ function issueCorrection(
   return services.locks.withLock(
     referenceLockName(credential, reference),
     async () => {
-      if (await findDocumentByReference(services.db, credential, reference)) {
+      if (await reservedDocument(services, credential, reference)) {
         throw referenceConflict();
       }
       return issue();
@@ -96,7 +98,7 @@ export async function rectifyDocument(
   }
   return services.locks.withLock(documentLockName(found.uuid), async () => {
     // Read again under the lock: another request may have changed it.
-    const target = await findDocumentByUuid(services.db, found.uuid);
+    const target = await findDocument(services, found.uuid);
     if (!target || target.deletedAt !== null) throw notFound();
     if (target.rectifiedByUuid !== null) {
       return existingCorrection(

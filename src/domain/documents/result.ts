@@ -1,20 +1,21 @@
 import { toIsoTime } from "../../clock";
 import type { DocumentRow } from "../../db/schema";
 import { documentLocaleSchema } from "../../schemas/document-locale";
-import type { DocumentData, Metadata } from "../../schemas/document-request";
 import type {
   DocumentResult,
   RealDocumentResult,
 } from "../../schemas/document-result";
+import { documentBody } from "./document-body";
 import { pdfDownloadUrl, qrUrl } from "./links";
 import type { DocumentServices } from "./services";
 
 export type { DocumentResult };
 
 export async function documentResult(
-  services: Pick<DocumentServices, "baseUrl" | "qrKeyring">,
+  services: Pick<DocumentServices, "baseUrl" | "qrKeyring" | "archives">,
   row: DocumentRow,
 ): Promise<DocumentResult> {
+  const { data, metadata } = await documentBody(services, row);
   const url = await qrUrl(services, row);
   const downloadUrl = pdfDownloadUrl(services.baseUrl, row.uuid);
   const result: RealDocumentResult = {
@@ -29,9 +30,8 @@ export async function documentResult(
     },
     pdf_download_url: downloadUrl,
     rectifies_uuid: row.rectifiesUuid,
-    data: JSON.parse(row.data) as DocumentData,
-    metadata:
-      row.metadata === null ? null : (JSON.parse(row.metadata) as Metadata),
+    data,
+    metadata,
     // Stored as text; only ever written from a validated locale.
     document_locale: documentLocaleSchema.parse(row.documentLocale),
   };

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client";
 import type { FallbackFamily } from "../../pdf/fallback-families";
 import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { Keyring } from "../../storage/keyring";
+import type { ArchiveStore } from "../../storage/archive-store";
 import type { PdfStore } from "../../storage/pdf-store";
 import type { DemoConfig } from "../demo/demo-config";
 import type { Locks } from "../locks";
@@ -24,10 +25,15 @@ export interface FontSource {
  * Everything the document rules use, passed in so that tests and fault
  * injection can hand over other ones.
  */
+/** Runs `work` after the answer is sent; `task` names it if it fails. */
+export type Background = (task: string, work: Promise<unknown>) => void;
+
 export interface DocumentServices {
-  db: Database;
+  /** The D1 shards, DB_0 first; src/domain/shard-routing.ts picks one. */
+  shards: readonly Database[];
   clock: Clock;
   pdfs: PdfStore;
+  archives: ArchiveStore;
   qrKeyring: Keyring;
   renderPdf: RenderPdf;
   fonts: FontSource;
@@ -38,4 +44,5 @@ export interface DocumentServices {
   baseUrl: string;
   /** Recorded with every audit event. */
   requestId: string;
+  background: Background;
 }

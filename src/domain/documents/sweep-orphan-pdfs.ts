@@ -1,34 +1,69 @@
+import { findDocumentByUuid, insertSummary } from "../../db/documents";
 import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,
 } from "../../db/pending-pdf-objects";
+import type { Database } from "../../db/client";
+import { homeShard } from "../shard-routing";
+import { isWithinReadWindow } from "../windows";
 import type { DocumentServices } from "./services";
+import { summaryOf } from "./summary";
 
 // Far longer than any issue takes: a note this old belongs to a dead request.
 export const ORPHAN_AGE_MS = 60 * 60 * 1000;
 const BATCH_SIZE = 50;
 
+type SweepServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
+
+const uuidOfObjectKey = (objectKey: string): string =>
+  objectKey.replace(/^documents\//, "").replace(/\.pdf$/, "");
+
 /**
- * Removes the PDFs of issues that never committed (the Worker died between
- * storing the PDF and committing its document), in bounded rounds.
+ * Finishes an issue whose Worker died: a committed document is listed (if
+ * still visible); a PDF whose document never committed is removed.
+ */
+async function settle(
+  services: SweepServices,
+  shard: Database,
+  objectKey: string,
+): Promise<void> {
+  const document = await findDocumentByUuid(shard, uuidOfObjectKey(objectKey));
+  if (!document) return services.pdfs.delete(objectKey);
+  if (
+    document.deletedAt === null &&
+    isWithinReadWindow(document.createdAt, services.clock.now())
+  ) {
+    const credential = {
+      id: document.credentialId,
+      environment: document.environment,
+    };
+    await insertSummary(
+      homeShard(services.shards, credential),
+      summaryOf(document),
+    );
+  }
+}
+
+/**
+ * Settles the pending notes of issues that never finished, in bounded
+ * rounds per shard: each note goes once its PDF is removed or its document
+ * listed.
  */
 export async function sweepOrphanPdfs(
-  services: Pick<DocumentServices, "db" | "clock" | "pdfs">,
+  services: SweepServices,
   maxRounds = 20,
 ): Promise<number> {
   const before = services.clock.now() - ORPHAN_AGE_MS;
-  let removed = 0;
-  for (let round = 0; round < maxRounds; round++) {
-    const stale = await findStalePendingPdfObjects(
-      services.db,
-      before,
-      BATCH_SIZE,
-    );
-    if (stale.length === 0) break;
-    const keys = stale.map((row) => row.objectKey);
-    for (const key of keys) await services.pdfs.delete(key);
-    await deletePendingPdfObjects(services.db, keys);
-    removed += keys.length;
+  let settled = 0;
+  for (const shard of services.shards) {
+    for (let round = 0; round < maxRounds; round++) {
+      const stale = await findStalePendingPdfObjects(shard, before, BATCH_SIZE);
+      if (stale.length === 0) break;
+      const keys = stale.map((row) => row.objectKey);
+      for (const key of keys) await settle(services, shard, key);
+      await deletePendingPdfObjects(shard, keys);
+      settled += keys.length;
+    }
   }
-  return removed;
+  return settled;
 }

@@ -3,6 +3,7 @@ import { authenticate, type Credential } from "../../domain/authenticate";
 import type { AppEnv } from "../../env";
 import { clientIp } from "../client-ip";
 import { enforceCallerLimits } from "./caller-limits";
+import { directoryShard } from "../../domain/shard-routing";
 
 // RFC 9110: the scheme is case-insensitive; the token is one run of non-space.
 const BEARER = /^Bearer +(\S+) *$/i;
@@ -20,7 +21,7 @@ export const requireCredential = createMiddleware<AuthenticatedEnv>(
   async (c, next) => {
     const match = BEARER.exec(c.req.header("Authorization") ?? "");
     const credential = await authenticate(
-      c.var.services.db,
+      directoryShard(c.var.services.shards),
       c.var.services.clock,
       match?.[1] ?? null,
       clientIp(c.req.raw),

@@ -10,6 +10,7 @@ export const provideServices = (dependencies: AppDependencies) =>
       requestServices(c.env, dependencies, {
         id: c.var.requestId,
         url: c.req.url,
+        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       }),
     );
     await next();

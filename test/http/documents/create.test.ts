@@ -12,6 +12,8 @@ import {
   sha256Of,
 } from "../../helpers/documents-api";
 import { call, callWithClock, fixedClock, ORIGIN } from "../../helpers/worker";
+import { rowsOfAllShards } from "../../helpers/shards";
+import { uuidCreatedAt } from "../../../src/domain/shard-routing";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
@@ -42,9 +44,11 @@ describe("POST /api/v1/documents", () => {
       "metadata",
       "document_locale",
     ]);
+    // RFC 9562 version 8: creation time and shard bucket, then random bits.
     expect(result.uuid).toMatch(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
+    expect(uuidCreatedAt(result.uuid)).toBe(Date.parse(result.created_at));
     expect(result.reference).toBe("PED-2026-0001");
     expect(result.created_at).toBe("2026-11-21T09:30:00.000Z");
     expect(result.url).toMatch(
@@ -80,7 +84,7 @@ describe("POST /api/v1/documents", () => {
 
   it("prints in the organization's language at issue time", async () => {
     const owner = await createCredential();
-    await env.DB.prepare(
+    await env.DB_0.prepare(
       "UPDATE organizations SET document_locale = 'eu' WHERE id = ?",
     )
       .bind(owner.organizationId)
@@ -297,12 +301,11 @@ describe("concurrent creates with one reference", () => {
       ),
     );
     expect(uuids.size).toBe(1);
-    const rows = await env.DB.prepare(
-      "SELECT count(*) AS n FROM documents WHERE reference = ?",
-    )
-      .bind("CONCURRENT-SAME")
-      .first<{ n: number }>();
-    expect(rows?.n).toBe(1);
+    const rows = await rowsOfAllShards(
+      "SELECT uuid FROM documents WHERE reference = ?",
+      "CONCURRENT-SAME",
+    );
+    expect(rows).toHaveLength(1);
   });
 
   it("issues once and refuses the rest for twenty different bodies", async () => {

@@ -8,6 +8,7 @@ import {
   qrPath,
   withIssuedDocument,
 } from "../../helpers/documents-api";
+import { shardOf } from "../../helpers/shards";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 6);
@@ -16,7 +17,8 @@ const setup = () => withIssuedDocument(NOW);
 
 const deletedAt = async (uuid: string) =>
   (
-    await env.DB.prepare("SELECT deleted_at FROM documents WHERE uuid = ?")
+    await shardOf(uuid)
+      .prepare("SELECT deleted_at FROM documents WHERE uuid = ?")
       .bind(uuid)
       .first<{ deleted_at: number }>()
   )?.deleted_at;

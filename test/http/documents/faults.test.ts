@@ -16,6 +16,7 @@ import {
   callWithClock,
   fixedClock,
 } from "../../helpers/worker";
+import { rowsOfAllShards } from "../../helpers/shards";
 
 // Each step of issuing, correcting and deleting fails in turn, through the
 // bindings and the renderer the app is given: the answer is a clean 500 or
@@ -69,8 +70,7 @@ const FAULTS: Fault[] = [
  * events, the PDFs, and notes of PDFs whose issue is unfinished.
  */
 async function stateOf(credentialId: string) {
-  const rows = async (sql: string) =>
-    (await env.DB.prepare(sql).bind(credentialId).all()).results;
+  const rows = (sql: string) => rowsOfAllShards(sql, credentialId);
   return {
     documents: await rows(
       "SELECT uuid, reference, rectified_by_uuid, deleted_at FROM documents WHERE credential_id = ? ORDER BY created_at, uuid",
@@ -82,9 +82,9 @@ async function stateOf(credentialId: string) {
       "SELECT document_uuid, type, request_id FROM audit_events WHERE credential_id = ? ORDER BY id",
     ),
     objects: (await env.PDFS.list()).objects.map((o) => o.key).sort(),
-    pendingPdfs: (
-      await env.DB.prepare("SELECT object_key FROM pending_pdf_objects").all()
-    ).results,
+    pendingPdfs: await rowsOfAllShards(
+      "SELECT object_key FROM pending_pdf_objects",
+    ),
   };
 }
 

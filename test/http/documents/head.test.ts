@@ -9,6 +9,7 @@ import {
   fixedClock,
   fromIp,
 } from "../../helpers/worker";
+import { shardOf } from "../../helpers/shards";
 
 // HEAD on a PDF answers the headers a GET would and records nothing
 // (decisions.md): not a download, not a QR access, so deletion stays allowed.
@@ -18,9 +19,10 @@ const DAY = 24 * 3_600_000;
 const IP = "192.0.2.91";
 
 async function auditOf(uuid: string): Promise<unknown[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT type FROM audit_events WHERE document_uuid = ? ORDER BY id",
-  )
+  const { results } = await shardOf(uuid)
+    .prepare(
+      "SELECT type FROM audit_events WHERE document_uuid = ? ORDER BY id",
+    )
     .bind(uuid)
     .all<{ type: string }>();
   return results.map((row) => row.type);

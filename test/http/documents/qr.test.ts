@@ -7,6 +7,7 @@ import {
   sha256Of,
   withIssuedDocument,
 } from "../../helpers/documents-api";
+import { rowsOfAllShards } from "../../helpers/shards";
 
 const DAY = 24 * 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 5);
@@ -53,7 +54,7 @@ describe("GET /d/{uuid}?k=", () => {
   it("keeps working after 24 hours and after the issuing key is revoked", async () => {
     const { clock, request, owner, document } = await setup();
     clock.set(NOW + 400 * DAY);
-    await env.DB.prepare("UPDATE credentials SET revoked_at = ? WHERE id = ?")
+    await env.DB_0.prepare("UPDATE credentials SET revoked_at = ? WHERE id = ?")
       .bind(NOW, owner.id)
       .run();
     expect((await request(qrPath(document.url))).status).toBe(200);
@@ -87,11 +88,11 @@ describe("audit trail", () => {
       await api.rectify(document.uuid, body)
     ).json()) as { uuid: string };
     await api.remove(correction.uuid);
-    const { results } = await env.DB.prepare(
+    const results = await rowsOfAllShards(
       "SELECT document_uuid, type, credential_id FROM audit_events WHERE document_uuid IN (?, ?) ORDER BY id",
-    )
-      .bind(document.uuid, correction.uuid)
-      .all();
+      document.uuid,
+      correction.uuid,
+    );
     expect(results).toEqual([
       { document_uuid: document.uuid, type: "issued", credential_id: owner.id },
       {

@@ -5,19 +5,24 @@ import { sha256Hex } from "../../../src/domain/sha256";
 import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
 import { bearer, callWith, fixedClock } from "../../helpers/worker";
+import { shards } from "../../helpers/shards";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 
 /** Every value of every row of every table, as text. */
 async function everyStoredValue(): Promise<string[]> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
-  ).all<{ name: string }>();
   const values: string[] = [];
-  for (const { name } of tables.results) {
-    const rows = await env.DB.prepare(`SELECT * FROM "${name}"`).all();
-    for (const row of rows.results)
-      values.push(...Object.values(row).map(String));
+  for (const shard of shards) {
+    const tables = await shard
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
+      )
+      .all<{ name: string }>();
+    for (const { name } of tables.results) {
+      const rows = await shard.prepare(`SELECT * FROM "${name}"`).all();
+      for (const row of rows.results)
+        values.push(...Object.values(row).map(String));
+    }
   }
   return values;
 }
@@ -50,7 +55,7 @@ describe("secrets at rest and in the log", () => {
       expect(value).not.toContain(key.slice(8, 30));
       expect(value).not.toContain(k);
     }
-    const credential = await env.DB.prepare(
+    const credential = await env.DB_0.prepare(
       "SELECT key_hash, key_prefix, key_last_four FROM credentials WHERE id = ?",
     )
       .bind(id)

@@ -1,0 +1,63 @@
+import { serviceUnavailable } from "../errors";
+import type { Keyring } from "./keyring";
+import { openPdf, sealPdf } from "./pdf-envelope";
+
+/**
+ * What the archiver moves out of D1 once a document is past its window: its
+ * body (the stored JSON of `data` and `metadata`, exactly as it was) and the
+ * audit events recorded until then.
+ */
+export interface ArchivedDocument {
+  uuid: string;
+  data: string;
+  metadata: string | null;
+  auditEvents: {
+    id: number;
+    type: string;
+    credentialId: string | null;
+    requestId: string;
+    occurredAt: number;
+  }[];
+}
+
+/** Archived bodies in R2, encrypted like the PDFs (pdf-envelope.ts). */
+export interface ArchiveStore {
+  /** Throws 503 SERVICE_UNAVAILABLE when R2 refuses or cannot be reached. */
+  put(archived: ArchivedDocument): Promise<void>;
+  /** The archived body, or null when there is none. */
+  get(uuid: string): Promise<ArchivedDocument | null>;
+}
+
+export const archiveObjectKey = (uuid: string): string =>
+  `archive/${uuid}.json`;
+
+export function createArchiveStore(
+  bucket: R2Bucket,
+  keyring: Keyring,
+): ArchiveStore {
+  return {
+    async put(archived) {
+      const key = archiveObjectKey(archived.uuid);
+      const json = new TextEncoder().encode(JSON.stringify(archived));
+      const sealed = await sealPdf(keyring, key, json);
+      try {
+        await bucket.put(key, sealed);
+      } catch (error) {
+        throw serviceUnavailable("pdf_store", error);
+      }
+    },
+    async get(uuid) {
+      const key = archiveObjectKey(uuid);
+      let stored: Uint8Array;
+      try {
+        const object = await bucket.get(key);
+        if (!object) return null;
+        stored = new Uint8Array(await object.arrayBuffer());
+      } catch (error) {
+        throw serviceUnavailable("pdf_store", error);
+      }
+      const json = await openPdf(keyring, key, stored);
+      return JSON.parse(new TextDecoder().decode(json)) as ArchivedDocument;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { env } from "cloudflare:test";
+import { shardBindings } from "../../src/db/client";
+import { documentShard } from "../../src/domain/shard-routing";
+
+/** Every D1 shard of the test Worker, DB_0 first. */
+export const shards = shardBindings(env);
+
+/** The shard of a document's row, audit events and pending notes. */
+export const shardOf = (uuid: string): D1Database =>
+  documentShard(shards, uuid);
+
+/** The rows of `sql` in every shard, one list. */
+export async function rowsOfAllShards<T = Record<string, unknown>>(
+  sql: string,
+  ...values: unknown[]
+): Promise<T[]> {
+  const results = await Promise.all(
+    shards.map(
+      async (shard) =>
+        (
+          await shard
+            .prepare(sql)
+            .bind(...values)
+            .all<T>()
+        ).results,
+    ),
+  );
+  return results.flat();
+}
