@@ -1,8 +1,8 @@
 import { openDatabase } from "../../src/db/client";
 import { documentSummaries, documents } from "../../src/db/schema";
 import { homeShard } from "../../src/domain/shard-routing";
-import { shardOf, shards } from "./shards";
 import type { TestCredential } from "./credentials";
+import { shardOf, shards } from "./shards";
 
 interface DocumentSeed {
   uuid?: string;

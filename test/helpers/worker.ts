@@ -52,11 +52,7 @@ export function callWith(options: {
   return async (path, init) => {
     const request = new Request(`${ORIGIN}${path}`, init);
     const context = createExecutionContext();
-    const response = await app.fetch(
-      request,
-      options.bindings ?? env,
-      context,
-    );
+    const response = await app.fetch(request, options.bindings ?? env, context);
     // The work the answer did not wait for is done before the test goes on.
     await waitOnExecutionContext(context);
     return checkedAgainstContract(request, response);

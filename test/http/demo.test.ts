@@ -9,8 +9,8 @@ import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi, qrPath, sha256Of } from "../helpers/documents-api";
-import { callWithClock, fixedClock, fromIp, ORIGIN } from "../helpers/worker";
 import { rowsOfAllShards } from "../helpers/shards";
+import { callWithClock, fixedClock, fromIp, ORIGIN } from "../helpers/worker";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

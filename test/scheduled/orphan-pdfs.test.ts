@@ -10,8 +10,8 @@ import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
-import { callWithClock, fixedClock } from "../helpers/worker";
 import { rowsOfAllShards } from "../helpers/shards";
+import { callWithClock, fixedClock } from "../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 

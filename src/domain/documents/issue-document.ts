@@ -15,6 +15,7 @@ import { DomainError } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
+import { sha256Hex } from "../sha256";
 import {
   documentShard,
   homeShard,
@@ -24,7 +25,6 @@ import {
   reservationShard,
   uuidBucket,
 } from "../shard-routing";
-import { sha256Hex } from "../sha256";
 import { documentData } from "./document-body";
 import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";

@@ -1,9 +1,9 @@
+import type { Database } from "../../db/client";
 import { findDocumentByUuid, insertSummary } from "../../db/documents";
 import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,
 } from "../../db/pending-pdf-objects";
-import type { Database } from "../../db/client";
 import { homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import type { DocumentServices } from "./services";

@@ -1,9 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import { authenticate, type Credential } from "../../domain/authenticate";
+import { directoryShard } from "../../domain/shard-routing";
 import type { AppEnv } from "../../env";
 import { clientIp } from "../client-ip";
 import { enforceCallerLimits } from "./caller-limits";
-import { directoryShard } from "../../domain/shard-routing";
 
 // RFC 9110: the scheme is case-insensitive; the token is one run of non-space.
 const BEARER = /^Bearer +(\S+) *$/i;

@@ -5,15 +5,15 @@ import {
   minimalRequest,
   type RequestBody,
 } from "../../../fixtures/requests";
+import { uuidCreatedAt } from "../../../src/domain/shard-routing";
 import { createCredential } from "../../helpers/credentials";
 import {
   comparable,
   documentsApi,
   sha256Of,
 } from "../../helpers/documents-api";
-import { call, callWithClock, fixedClock, ORIGIN } from "../../helpers/worker";
 import { rowsOfAllShards } from "../../helpers/shards";
-import { uuidCreatedAt } from "../../../src/domain/shard-routing";
+import { call, callWithClock, fixedClock, ORIGIN } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 9, 30);

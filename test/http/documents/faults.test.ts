@@ -10,13 +10,13 @@ import {
   r2PutDown,
   r2PutLost,
 } from "../../helpers/faults";
+import { rowsOfAllShards } from "../../helpers/shards";
 import {
   type Call,
   callWith,
   callWithClock,
   fixedClock,
 } from "../../helpers/worker";
-import { rowsOfAllShards } from "../../helpers/shards";
 
 // Each step of issuing, correcting and deleting fails in turn, through the
 // bindings and the renderer the app is given: the answer is a clean 500 or

@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
 import { createCredential } from "../../helpers/credentials";
 import { comparable, documentsApi, qrPath } from "../../helpers/documents-api";
+import { shardOf } from "../../helpers/shards";
 import {
   bearer,
   callWithClock,
   fixedClock,
   fromIp,
 } from "../../helpers/worker";
-import { shardOf } from "../../helpers/shards";
 
 // HEAD on a PDF answers the headers a GET would and records nothing
 // (decisions.md): not a download, not a QR access, so deletion stays allowed.

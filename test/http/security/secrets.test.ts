@@ -4,8 +4,8 @@ import { fullRequest } from "../../../fixtures/requests";
 import { sha256Hex } from "../../../src/domain/sha256";
 import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
-import { bearer, callWith, fixedClock } from "../../helpers/worker";
 import { shards } from "../../helpers/shards";
+import { bearer, callWith, fixedClock } from "../../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 
