@@ -109,3 +109,19 @@ export const r2GetDown = (): Env => ({
   ...env,
   PDFS: failing(env.PDFS, "get"),
 });
+
+/**
+ * The bindings with D1 overloaded only for the single statements whose SQL
+ * matches `sql`; batches (the commits) still run.
+ */
+export const d1StatementsDown = (sql: RegExp): Env => ({
+  ...env,
+  ...everyShard((shard) =>
+    replacing(shard, {
+      prepare: (query: string) => {
+        const statement = shard.prepare(query);
+        return sql.test(query) ? unreachable(statement) : statement;
+      },
+    }),
+  ),
+});

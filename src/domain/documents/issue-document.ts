@@ -173,12 +173,17 @@ async function issueVersion(
     }
     throw error;
   }
-  // Listed in the credential's home shard; the note stays until then, so
-  // that the sweep lists a document whose Worker died before this.
-  await insertSummary(homeShard(services.shards, credential), summaryOf(row));
-  services.background(
-    "pending_pdf_note",
-    deletePendingPdfObject(db, objectKey),
+  // Listed in the credential's home shard. The document is issued whatever
+  // happens here: a failure is logged and the note stays, so that the sweep
+  // lists it (as it does when the Worker dies before this).
+  const listing = insertSummary(
+    homeShard(services.shards, credential),
+    summaryOf(row),
   );
+  services.background(
+    "document_listing",
+    listing.then(() => deletePendingPdfObject(db, objectKey)),
+  );
+  await listing.catch(() => undefined);
   return row;
 }
