@@ -4,6 +4,7 @@ import {
   desc,
   eq,
   gte,
+  inArray,
   isNull,
   lte,
   type SQL,
@@ -11,6 +12,7 @@ import {
 } from "drizzle-orm";
 import { insertAuditEvent, insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
+import { insertPendingPdfObject } from "./pending-pdf-objects";
 import {
   type DocumentRow,
   documentSummaries,
@@ -134,22 +136,41 @@ const reservationOf = (scope: ReservationScope, reference: string) =>
 /**
  * The reservation of a reference in an organization and environment, with
  * its document when that lives in the same shard (null otherwise: look in the
- * document's own shard).
+ * document's own shard). With `pendingPdf`, the note of a PDF about to be
+ * put is written in the same round trip.
  */
 export async function findReservation(
   db: Database,
   scope: ReservationScope,
   reference: string,
+  pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<
   { reservation: ReservationRow; document: DocumentRow | null } | undefined
 > {
-  const [row] = await db
-    .select({ reservation: referenceReservations, document: documents })
-    .from(referenceReservations)
-    .leftJoin(documents, eq(documents.uuid, referenceReservations.documentUuid))
-    .where(reservationOf(scope, reference))
-    .limit(1);
-  return row;
+  // Two plain selects rather than a join: drizzle maps a batched join's
+  // rows by column name, and both tables have a `uuid`-like set of names.
+  const where = reservationOf(scope, reference);
+  const [reservations, documentRows] = await db.batch([
+    db.select().from(referenceReservations).where(where).limit(1),
+    db
+      .select()
+      .from(documents)
+      .where(
+        inArray(
+          documents.uuid,
+          db
+            .select({ uuid: referenceReservations.documentUuid })
+            .from(referenceReservations)
+            .where(where),
+        ),
+      )
+      .limit(1),
+    ...(pendingPdf
+      ? [insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt)]
+      : []),
+  ]);
+  const [reservation] = reservations;
+  return reservation && { reservation, document: documentRows[0] ?? null };
 }
 
 /** The reservation row of a document that carries a reference. */

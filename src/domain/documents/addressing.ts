@@ -23,14 +23,17 @@ export interface Reserved {
  * Who holds a reference in an organization and environment: one query when
  * the document sits beside its reservation (a create), two when it does not
  * (a correction's new reference, a document issued before sharding).
+ * `pendingPdf` notes a PDF about to be put in the same round trip (the
+ * document of a reference lives in its reservation's shard).
  */
 export async function findReserved(
   services: Pick<DocumentServices, "shards">,
   scope: { organizationId: string; environment: Environment },
   reference: string,
+  pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<Reserved | undefined> {
   const shard = reservationShard(services.shards, scope, reference);
-  const found = await findReservation(shard, scope, reference);
+  const found = await findReservation(shard, scope, reference, pendingPdf);
   if (!found) return undefined;
   const { reservation } = found;
   if (found.document) return { reservation, document: found.document };

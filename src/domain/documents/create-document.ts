@@ -1,14 +1,20 @@
 import { insertAuditEvent } from "../../db/audit";
 import { isUniqueViolation } from "../../db/errors";
+import { deletePendingPdfObject } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { referenceLockName } from "../locks";
-import { documentShard } from "../shard-routing";
+import { documentShard, reservationShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
-import { reservedDocument } from "./addressing";
-import { issueDocument } from "./issue-document";
+import { findReserved, reservedDocument } from "./addressing";
+import {
+  type IssuePlan,
+  issueDocument,
+  pdfObjectKey,
+  planIssue,
+} from "./issue-document";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
 import type { DocumentServices } from "./services";
@@ -44,49 +50,93 @@ async function retry(
   if (!isWithinReadWindow(original.createdAt, now)) {
     throw new DomainError("DOCUMENT_WINDOW_EXPIRED", { field: "reference" });
   }
-  await insertAuditEvent(documentShard(services.shards, original.uuid), {
-    documentUuid: original.uuid,
-    type: "retried",
-    credentialId: credential.id,
-    requestId: services.requestId,
-    occurredAt: now,
-  });
+  // An event, not a state change: the answer does not wait for it.
+  services.background(
+    "retried_event",
+    insertAuditEvent(documentShard(services.shards, original.uuid), {
+      documentUuid: original.uuid,
+      type: "retried",
+      credentialId: credential.id,
+      requestId: services.requestId,
+      occurredAt: now,
+    }),
+  );
   return { created: false, result: await documentResult(services, original) };
 }
 
+const issued = async (
+  services: DocumentServices,
+  row: Promise<DocumentRow>,
+): Promise<CreateOutcome> => ({
+  created: true,
+  result: await documentResult(services, await row),
+});
+
 /**
- * Creates a document (spec 3, first two rows). Requests with the same
- * reference are serialized by its lock, so that exactly one issues and the
- * others see it; the reservation's unique key stays as the last guard.
+ * Creates a document (spec 3, first two rows). A reservation is forever, so
+ * one read answers a retry; that read also notes the PDF a new document
+ * would put, in its reservation's shard. Concurrent creates of one reference
+ * may each render, but the reservation's unique key lets exactly one commit;
+ * the others answer as retries of the winner.
  */
 export async function createDocument(
   services: DocumentServices,
   credential: Credential,
   request: DocumentRequest,
 ): Promise<CreateOutcome> {
-  const issue = async (): Promise<CreateOutcome> => ({
-    created: true,
-    result: await documentResult(
-      services,
-      await issueDocument(services, credential, request),
-    ),
-  });
   const reference = request.reference;
-  if (reference === null) return issue();
+  if (reference === null) {
+    return issued(services, issueDocument(services, credential, request));
+  }
+  const plan = planIssue(services, credential, reference);
+  const objectKey = pdfObjectKey(plan.uuid);
+  const found = await findReserved(services, credential, reference, {
+    objectKey,
+    createdAt: plan.createdAt,
+  });
+  if (found) {
+    services.background(
+      "pending_pdf_note",
+      deletePendingPdfObject(
+        reservationShard(services.shards, credential, reference),
+        objectKey,
+      ),
+    );
+    if (found.document) {
+      return retry(services, credential, request, found.document);
+    }
+    // A correction's reservation whose document never committed: only
+    // under the reference's lock may it be freed (addressing.ts).
+    return services.locks.withLock(
+      referenceLockName(credential, reference),
+      async () => {
+        const holder = await reservedDocument(services, credential, reference);
+        if (holder) return retry(services, credential, request, holder);
+        return issued(services, issueDocument(services, credential, request));
+      },
+    );
+  }
+  return issueOnce(services, credential, request, plan);
+}
 
-  const reserved = () => reservedDocument(services, credential, reference);
-  return services.locks.withLock(
-    referenceLockName(credential, reference),
-    async () => {
-      const original = await reserved();
-      if (original) return retry(services, credential, request, original);
-      try {
-        return await issue();
-      } catch (error) {
-        const winner = isUniqueViolation(error) ? await reserved() : undefined;
-        if (!winner) throw error;
-        return retry(services, credential, request, winner);
-      }
-    },
-  );
+/** Issues with the planned uuid; losing the reservation's race is a retry of the winner. */
+async function issueOnce(
+  services: DocumentServices,
+  credential: Credential,
+  request: DocumentRequest,
+  plan: IssuePlan,
+): Promise<CreateOutcome> {
+  try {
+    return await issued(
+      services,
+      issueDocument(services, credential, request, undefined, plan),
+    );
+  } catch (error) {
+    const reference = request.reference;
+    if (!isUniqueViolation(error) || reference === null) throw error;
+    const winner = (await findReserved(services, credential, reference))
+      ?.document;
+    if (!winner) throw error;
+    return retry(services, credential, request, winner);
+  }
 }

@@ -12,6 +12,7 @@ import {
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError } from "../../errors";
+import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
@@ -48,9 +49,10 @@ export function issueDocument(
   credential: Credential,
   request: DocumentRequest,
   rectifies?: DocumentRow,
+  plan?: IssuePlan,
 ): Promise<DocumentRow> {
   if (credential.environment !== "demo") {
-    return issueVersion(services, credential, request, rectifies);
+    return issueVersion(services, credential, request, rectifies, plan);
   }
   // Under the session's lock, so that parallel requests cannot pass the count together.
   return services.locks.withLock(
@@ -66,7 +68,7 @@ export function issueDocument(
           limit: services.demo.documentsPerToken,
         });
       }
-      return issueVersion(services, credential, request, rectifies);
+      return issueVersion(services, credential, request, rectifies, plan);
     },
   );
 }
@@ -86,22 +88,58 @@ function bucketOf(
   return randomBucket(credential.environment);
 }
 
+/**
+ * The uuid and creation time of a version about to be issued. Given to
+ * issueDocument, it says that the note of its PDF is already written.
+ */
+export interface IssuePlan {
+  uuid: string;
+  createdAt: number;
+}
+
+export function planIssue(
+  services: Pick<DocumentServices, "clock">,
+  credential: Credential,
+  reference: string | null,
+  rectifies?: DocumentRow,
+): IssuePlan {
+  const createdAt = services.clock.now();
+  const bucket = bucketOf(credential, reference, rectifies);
+  return { uuid: newDocumentUuid(bucket, createdAt), createdAt };
+}
+
+/**
+ * The PDF of a version (DOCUMENT_TOO_LARGE over 5 MB), with the fallback
+ * fonts its text needs: a font that cannot be had is a 503.
+ */
+async function renderVersion(
+  services: DocumentServices,
+  input: Omit<DocumentPdfInput, "fallbackFonts">,
+): Promise<DocumentPdf> {
+  const pdf = await services.renderPdf({
+    ...input,
+    fallbackFonts: await fallbackFontsFor(services.fonts, input.data),
+  });
+  if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
+  return pdf;
+}
+
 async function issueVersion(
   services: DocumentServices,
   credential: Credential,
   request: DocumentRequest,
   rectifies: DocumentRow | undefined,
+  plan: IssuePlan | undefined,
 ): Promise<DocumentRow> {
   const { metadata, ...data } = request;
-  const createdAt = services.clock.now();
-  const uuid = newDocumentUuid(
-    bucketOf(credential, data.reference, rectifies),
-    createdAt,
-  );
+  const { uuid, createdAt } =
+    plan ?? planIssue(services, credential, data.reference, rectifies);
   const { documentLocale } = credential;
   const qrKeyVersion = services.qrKeyring.current;
   const environment = credential.environment;
-  const pdf = await services.renderPdf({
+  const db = documentShard(services.shards, uuid);
+  const objectKey = pdfObjectKey(uuid);
+  const pdf = await renderVersion(services, {
     data,
     uuid,
     createdAt,
@@ -111,10 +149,12 @@ async function issueVersion(
     qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
     locale: documentLocale,
     demo: environment === "demo",
-    // Before anything is written: a font that cannot be had is a 503.
-    fallbackFonts: await fallbackFontsFor(services.fonts, data),
+  }).catch(async (error: unknown) => {
+    // A plan's note was written before rendering: nothing will be put.
+    if (plan)
+      await deletePendingPdfObject(db, objectKey).catch(() => undefined);
+    throw error;
   });
-  if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
 
   const row: DocumentRow = {
     uuid,
@@ -142,8 +182,6 @@ async function issueVersion(
     archivedAt: null,
   };
 
-  const db = documentShard(services.shards, uuid);
-  const objectKey = pdfObjectKey(uuid);
   // A correction's new reference lives in its own shard, apart from the
   // batch: reserved first, freed again if the commit fails (a Worker dying
   // in between leaves a reservation without document, addressing.ts).
@@ -151,9 +189,10 @@ async function issueVersion(
   const apartShard =
     apart && reservationShard(services.shards, credential, apart.reference);
   if (apart && apartShard) await insertReservation(apartShard, apart);
-  // Noted first, so that a Worker dying between the put and the batch leaves
-  // an orphan the scheduled sweep finds (sweep-orphan-pdfs.ts).
-  await insertPendingPdfObject(db, objectKey, createdAt);
+  // Noted first (unless the plan's read noted it), so that a Worker dying
+  // between the put and the batch leaves an orphan the sweep finds
+  // (sweep-orphan-pdfs.ts).
+  if (!plan) await insertPendingPdfObject(db, objectKey, createdAt);
   try {
     // A put that failed late may still have stored the object: removed below too.
     await services.pdfs.put(objectKey, pdf.bytes);

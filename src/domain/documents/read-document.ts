@@ -81,12 +81,16 @@ export async function downloadDocumentPdf(
   const bytes = await services.pdfs.get(pdfObjectKey(row.uuid));
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
-  await insertAuditEvent(documentShard(services.shards, row.uuid), {
-    documentUuid: row.uuid,
-    type: "pdf_downloaded",
-    credentialId: credential.id,
-    requestId: services.requestId,
-    occurredAt: services.clock.now(),
-  });
+  // An event, not a state change: the answer does not wait for it.
+  services.background(
+    "pdf_downloaded_event",
+    insertAuditEvent(documentShard(services.shards, row.uuid), {
+      documentUuid: row.uuid,
+      type: "pdf_downloaded",
+      credentialId: credential.id,
+      requestId: services.requestId,
+      occurredAt: services.clock.now(),
+    }),
+  );
   return { uuid: row.uuid, bytes };
 }

@@ -38,13 +38,16 @@ async function existingCorrection(
   if (!isWithinReadWindow(correction.createdAt, now)) {
     throw new DomainError("DOCUMENT_WINDOW_EXPIRED");
   }
-  await insertAuditEvent(documentShard(services.shards, correction.uuid), {
-    documentUuid: correction.uuid,
-    type: "retried",
-    credentialId: credential.id,
-    requestId: services.requestId,
-    occurredAt: now,
-  });
+  services.background(
+    "retried_event",
+    insertAuditEvent(documentShard(services.shards, correction.uuid), {
+      documentUuid: correction.uuid,
+      type: "retried",
+      credentialId: credential.id,
+      requestId: services.requestId,
+      occurredAt: now,
+    }),
+  );
   return documentResult(services, correction);
 }
 
