@@ -10,7 +10,8 @@ import {
 } from "drizzle-orm/sqlite-core";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
-// - organizations, credentials: shard 0 only (the directory);
+// - organizations: every shard (a copy each, written by the key tool);
+// - credentials: the shard of their key's hash (demo tokens: shard 0);
 // - documents, their audit events and pending notes: the shard of the uuid;
 // - reference_reservations: the shard of the reference's hash;
 // - document_summaries: the home shard of the credential (its list).

@@ -8,6 +8,7 @@ import {
   isDocumentLocale,
 } from "../schemas/document-locale";
 import { environmentOfKey, hashApiKey } from "./api-keys";
+import { credentialShard } from "./shard-routing";
 
 /** The caller behind a valid API key. */
 export interface Credential {
@@ -26,7 +27,7 @@ export interface Credential {
  * unknown, revoked or expired key; 403 when the caller's IP is not allowed.
  */
 export async function authenticate(
-  db: Database,
+  shards: readonly Database[],
   clock: Clock,
   key: string | null,
   clientIp: string,
@@ -35,7 +36,10 @@ export async function authenticate(
   if (!key || !environment) throw new DomainError("UNAUTHENTICATED");
 
   const keyHash = await hashApiKey(key);
-  const row = await findCredentialByKeyHash(db, keyHash);
+  const row = await findCredentialByKeyHash(
+    credentialShard(shards, keyHash, environment),
+    keyHash,
+  );
   if (
     !row ||
     !sameHash(row.keyHash, keyHash) ||

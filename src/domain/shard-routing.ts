@@ -48,6 +48,15 @@ export const credentialBucket = (credential: {
     ? DEMO_BUCKET
     : fnv1a(credential.id) % BUCKET_COUNT;
 
+/**
+ * The bucket of a credential's row, found from its key's hash by every
+ * authenticated request: the hash's first 12 bits, already uniform.
+ */
+export const keyBucket = (keyHash: string, environment: Environment): number =>
+  environment === "demo"
+    ? DEMO_BUCKET
+    : Number.parseInt(keyHash.slice(0, 3), 16);
+
 /** A bucket for a document that no reservation places: any, evenly. */
 export function randomBucket(environment: Environment): number {
   if (environment === "demo") return DEMO_BUCKET;
@@ -131,5 +140,16 @@ export const homeShard = <T>(
   credential: { id: string; environment: Environment },
 ): T => inBucket(shards, credentialBucket(credential));
 
-/** The shard of organizations and credentials. */
+/** The shard of a credential's row, by its key's hash. */
+export const credentialShard = <T>(
+  shards: readonly T[],
+  keyHash: string,
+  environment: Environment,
+): T => inBucket(shards, keyBucket(keyHash, environment));
+
+/**
+ * The shard of demo sessions (bucket 0) and of the organizations' master
+ * rows; every shard holds a copy of each organization, so that a credential
+ * and its organization are read together wherever the credential lives.
+ */
 export const directoryShard = <T>(shards: readonly T[]): T => shards[0] as T;

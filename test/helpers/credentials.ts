@@ -1,12 +1,10 @@
-import { env } from "cloudflare:test";
 import { openDatabase } from "../../src/db/client";
-import {
-  insertCredential,
-  insertOrganizationWithCredential,
-} from "../../src/db/credentials";
-import type { Environment } from "../../src/db/schema";
+import { insertCredential } from "../../src/db/credentials";
+import { type Environment, organizations } from "../../src/db/schema";
 import { newCredential } from "../../src/domain/api-keys";
 import { newId } from "../../src/domain/random";
+import { credentialShard } from "../../src/domain/shard-routing";
+import { shards } from "./shards";
 
 export interface TestCredential {
   key: string;
@@ -28,7 +26,6 @@ interface CredentialOptions {
 export async function createCredential(
   options: CredentialOptions = {},
 ): Promise<TestCredential> {
-  const db = openDatabase(env.DB_0);
   const { organizationId = newId("org"), revokedAt = null, ...terms } = options;
   const createdAt = Date.now();
   const { key, row } = await newCredential({
@@ -38,19 +35,23 @@ export async function createCredential(
     createdAt,
   });
   const credential = { ...row, revokedAt };
-  if (options.organizationId) {
-    await insertCredential(db, credential);
-  } else {
-    await insertOrganizationWithCredential(
-      db,
-      {
-        id: organizationId,
-        name: `Org ${organizationId}`,
-        documentLocale: "es",
-        createdAt,
-      },
-      credential,
-    );
+  // As the key tool does: the organization in every shard, the credential
+  // in its key's shard.
+  if (!options.organizationId) {
+    for (const shard of shards) {
+      await openDatabase(shard)
+        .insert(organizations)
+        .values({
+          id: organizationId,
+          name: `Org ${organizationId}`,
+          documentLocale: "es",
+          createdAt,
+        });
+    }
   }
+  await insertCredential(
+    openDatabase(credentialShard(shards, row.keyHash, row.environment)),
+    credential,
+  );
   return { key, id: row.id, organizationId };
 }

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock";
+import { shards } from "../helpers/shards";
 import { call, callWith } from "../helpers/worker";
 
 async function expectErrorBody(
@@ -59,7 +60,12 @@ describe("routing errors", () => {
     } as unknown as D1Database;
     const request = callWith({
       clock: systemClock,
-      bindings: { ...env, DB_0: brokenDatabase },
+      bindings: {
+        ...env,
+        ...Object.fromEntries(
+          shards.map((_, i) => [`DB_${i}`, brokenDatabase]),
+        ),
+      },
     });
     const response = await request("/api/v1/documents", {
       headers: { Authorization: `Bearer sk_test_${"a".repeat(40)}` },

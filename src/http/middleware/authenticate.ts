@@ -1,6 +1,5 @@
 import { createMiddleware } from "hono/factory";
 import { authenticate, type Credential } from "../../domain/authenticate";
-import { directoryShard } from "../../domain/shard-routing";
 import type { AppEnv } from "../../env";
 import { clientIp } from "../client-ip";
 import { enforceCallerLimits } from "./caller-limits";
@@ -21,7 +20,7 @@ export const requireCredential = createMiddleware<AuthenticatedEnv>(
   async (c, next) => {
     const match = BEARER.exec(c.req.header("Authorization") ?? "");
     const credential = await authenticate(
-      directoryShard(c.var.services.shards),
+      c.var.services.shards,
       c.var.services.clock,
       match?.[1] ?? null,
       clientIp(c.req.raw),

@@ -84,11 +84,10 @@ describe("POST /api/v1/documents", () => {
 
   it("prints in the organization's language at issue time", async () => {
     const owner = await createCredential();
-    await env.DB_0.prepare(
+    await rowsOfAllShards(
       "UPDATE organizations SET document_locale = 'eu' WHERE id = ?",
-    )
-      .bind(owner.organizationId)
-      .run();
+      owner.organizationId,
+    );
     const result = await documentsApi(call, owner.key).issue(minimalRequest());
     expect(result.document_locale).toBe("eu");
   });

@@ -54,9 +54,11 @@ describe("GET /d/{uuid}?k=", () => {
   it("keeps working after 24 hours and after the issuing key is revoked", async () => {
     const { clock, request, owner, document } = await setup();
     clock.set(NOW + 400 * DAY);
-    await env.DB_0.prepare("UPDATE credentials SET revoked_at = ? WHERE id = ?")
-      .bind(NOW, owner.id)
-      .run();
+    await rowsOfAllShards(
+      "UPDATE credentials SET revoked_at = ? WHERE id = ?",
+      NOW,
+      owner.id,
+    );
     expect((await request(qrPath(document.url))).status).toBe(200);
   });
 

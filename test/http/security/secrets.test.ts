@@ -4,7 +4,7 @@ import { fullRequest } from "../../../fixtures/requests";
 import { sha256Hex } from "../../../src/domain/sha256";
 import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
-import { shards } from "../../helpers/shards";
+import { rowsOfAllShards, shards } from "../../helpers/shards";
 import { bearer, callWith, fixedClock } from "../../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
@@ -55,11 +55,10 @@ describe("secrets at rest and in the log", () => {
       expect(value).not.toContain(key.slice(8, 30));
       expect(value).not.toContain(k);
     }
-    const credential = await env.DB_0.prepare(
+    const [credential] = await rowsOfAllShards(
       "SELECT key_hash, key_prefix, key_last_four FROM credentials WHERE id = ?",
-    )
-      .bind(id)
-      .first();
+      id,
+    );
     expect(credential).toEqual({
       key_hash: await sha256Hex(key),
       key_prefix: "sk_test_",
