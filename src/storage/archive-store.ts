@@ -37,22 +37,30 @@ export interface ArchiveStore {
 export const archiveObjectKey = (uuid: string): string =>
   `archive/${uuid}.json`;
 
+/** An archive from its stored, encrypted bytes; throws when they were altered or moved. */
+export async function openArchive(
+  keyring: Keyring,
+  uuid: string,
+  stored: Uint8Array,
+): Promise<ArchivedDocument> {
+  const json = await openPdf(keyring, archiveObjectKey(uuid), stored);
+  return JSON.parse(new TextDecoder().decode(json)) as ArchivedDocument;
+}
+
 export function createArchiveStore(
   bucket: R2Bucket,
   keyring: Keyring,
 ): ArchiveStore {
   async function get(uuid: string): Promise<ArchivedDocument | null> {
-    const key = archiveObjectKey(uuid);
     let stored: Uint8Array;
     try {
-      const object = await bucket.get(key);
+      const object = await bucket.get(archiveObjectKey(uuid));
       if (!object) return null;
       stored = new Uint8Array(await object.arrayBuffer());
     } catch (error) {
       throw serviceUnavailable("pdf_store", error);
     }
-    const json = await openPdf(keyring, key, stored);
-    return JSON.parse(new TextDecoder().decode(json)) as ArchivedDocument;
+    return openArchive(keyring, uuid, stored);
   }
 
   async function put(archived: ArchivedDocument): Promise<ArchivedDocument> {

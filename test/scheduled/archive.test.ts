@@ -5,6 +5,7 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../fixtures/requests";
+import { auditTrail, d1EventsSql } from "../../scripts/lib/audit-trail";
 import { homeShard } from "../../src/domain/shard-routing";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
@@ -13,9 +14,9 @@ import type { DocumentData } from "../../src/schemas/document-request";
 import {
   type ArchivedDocument,
   archiveObjectKey,
+  openArchive,
 } from "../../src/storage/archive-store";
 import { parseKeyring } from "../../src/storage/keyring";
-import { openPdf } from "../../src/storage/pdf-envelope";
 import {
   comparable,
   type DocumentResultBody,
@@ -81,15 +82,13 @@ const d1Events = async (uuid: string) =>
 
 /** The archive in R2, decrypted here with the test keyring (vitest.config.ts). */
 async function archiveOf(uuid: string): Promise<ArchivedDocument | null> {
-  const key = archiveObjectKey(uuid);
-  const object = await env.PDFS.get(key);
+  const object = await env.PDFS.get(archiveObjectKey(uuid));
   if (!object) return null;
-  const json = await openPdf(
+  return openArchive(
     parseKeyring(env.PDF_KEYRING, "PDF_KEYRING"),
-    key,
+    uuid,
     new Uint8Array(await object.arrayBuffer()),
   );
-  return JSON.parse(new TextDecoder().decode(json)) as ArchivedDocument;
 }
 
 /**
@@ -360,5 +359,67 @@ describe("the archiver stopped or repeated", () => {
 
     await runCron(DUE + HOUR);
     expect(await d1Events(document.uuid)).toEqual(remaining);
+  });
+});
+
+// `npm run keys -- audit` runs this query through `wrangler d1 execute` on
+// the document's shard and decrypts the archive wrangler downloads; here
+// both come from the bindings.
+describe("the audit trail the key tool prints", () => {
+  async function trailOf(uuid: string) {
+    const { results } = await shardOf(uuid)
+      .prepare(d1EventsSql(uuid))
+      .all<ArchivedDocument["auditEvents"][number]>();
+    return auditTrail(results, await archiveOf(uuid));
+  }
+
+  it("lists the archived and the later events in time order, each with its source, and no body", async () => {
+    const { clock, request, api, document } = await withIssuedDocument(NOW);
+    clock.advance(HOUR);
+    expect((await request(qrPath(document.url))).status).toBe(200);
+    await runCron(DUE);
+    clock.set(DUE + HOUR);
+    const body = fullRequest();
+    body.reference = "PED-2026-0001-B";
+    expect((await api.rectify(document.uuid, body)).status).toBe(200);
+
+    const trail = await trailOf(document.uuid);
+
+    expect(trail).toEqual([
+      {
+        occurred_at: new Date(NOW).toISOString(),
+        type: "issued",
+        credential_id: expect.any(String),
+        request_id: expect.any(String),
+        source: "archive",
+      },
+      {
+        occurred_at: new Date(NOW + HOUR).toISOString(),
+        type: "qr_accessed",
+        credential_id: null,
+        request_id: expect.any(String),
+        source: "archive",
+      },
+      {
+        occurred_at: new Date(DUE + HOUR).toISOString(),
+        type: "rectified",
+        credential_id: expect.any(String),
+        request_id: expect.any(String),
+        source: "d1",
+      },
+    ]);
+    const printed = JSON.stringify(trail);
+    expect(printed).not.toContain(document.data.shipper.name);
+    expect(printed).not.toContain(new URL(document.url).search);
+  });
+
+  it("shows an event kept in both places once, as the D1 row it still is", async () => {
+    const { document } = await withIssuedDocument(NOW);
+    await runCron(DUE, d1WritesDown());
+    expect(await archiveOf(document.uuid)).not.toBeNull();
+
+    expect(await trailOf(document.uuid)).toEqual([
+      expect.objectContaining({ type: "issued", source: "d1" }),
+    ]);
   });
 });
