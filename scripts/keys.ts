@@ -1,5 +1,5 @@
-// The support key tool: issues, revokes and lists API keys, and sets an
-// organization's PDF language. Local database by default, the deployed one
+// The support key tool: issues, revokes and lists API keys, sets an
+// organization's PDF language, and prints a document's audit trail. Local database by default, the deployed one
 // with --remote. See README "Issuing keys".
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
@@ -7,6 +7,7 @@ import {
   DOCUMENT_LOCALES,
   isDocumentLocale,
 } from "../src/schemas/document-locale";
+import { documentAudit } from "./lib/audit";
 import {
   issueKey,
   listCredentials,
@@ -20,12 +21,16 @@ const USAGE = `usage:
   npm run keys -- revoke CREDENTIAL_ID
   npm run keys -- list
   npm run keys -- set-locale --org NAME LOCALE
+  npm run keys -- audit DOCUMENT_UUID   (its events from D1 and its R2 archive;
+                                         --remote reads PDF_KEYRING from the environment)
 options for every command:
   --remote            the deployed database instead of the local one
   --persist-to DIR    the local state folder (default .wrangler/state)
 locales: ${DOCUMENT_LOCALES.join(", ")}`;
 
 class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const OPTIONS = {
   org: { type: "string" },
@@ -120,6 +125,13 @@ async function runCommand(
         throw new UsageError(`no organization named "${organization}"`);
       }
       return { organization, document_locale: documentLocale };
+    }
+    case "audit": {
+      expectPositionals(positionals, 1);
+      const uuid = (positionals[0] ?? "").toLowerCase();
+      if (!UUID.test(uuid))
+        throw new UsageError(`not a document uuid: "${uuid}"`);
+      return documentAudit(target, uuid);
     }
     default:
       throw new UsageError(

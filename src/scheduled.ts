@@ -1,4 +1,5 @@
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
+import { archiveDocuments } from "./domain/documents/archive-documents";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -6,7 +7,7 @@ import { createServices } from "./services";
 
 /**
  * What a cleanup task did, or null when it failed: the failure is logged
- * and the other task still runs; the next run takes up what is left.
+ * and the other tasks still run; the next run takes up what is left.
  */
 async function attempt<T>(
   task: string,
@@ -32,7 +33,8 @@ async function attempt<T>(
 
 /**
  * The cron work of wrangler.toml's `[triggers]`: removing expired demo
- * sessions and the PDFs of issues that never committed.
+ * sessions and the PDFs of issues that never committed, and archiving the
+ * documents past their read window to R2.
  */
 export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
@@ -44,7 +46,13 @@ export const createScheduledHandler =
     const orphanPdfs = await attempt("orphan_pdfs", () =>
       sweepOrphanPdfs(services),
     );
+    const archive = await attempt("archive", () => archiveDocuments(services));
     console.log(
-      JSON.stringify({ event: "scheduled_cleanup", demoSessions, orphanPdfs }),
+      JSON.stringify({
+        event: "scheduled_cleanup",
+        demoSessions,
+        orphanPdfs,
+        archive,
+      }),
     );
   };

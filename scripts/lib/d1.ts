@@ -12,7 +12,7 @@ export interface DatabaseTarget {
   persistTo?: string | undefined;
 }
 
-const targetFlags = (target: DatabaseTarget): string[] =>
+export const targetFlags = (target: DatabaseTarget): string[] =>
   target.remote
     ? ["--remote"]
     : [
@@ -20,7 +20,7 @@ const targetFlags = (target: DatabaseTarget): string[] =>
         ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
       ];
 
-async function wrangler(args: string[]): Promise<string> {
+export async function wrangler(args: string[]): Promise<string> {
   try {
     const { stdout } = await run("wrangler", args, {
       maxBuffer: 64 * 1024 * 1024,
@@ -43,11 +43,12 @@ export async function applyMigrations(target: DatabaseTarget): Promise<void> {
 /**
  * Runs a SQL script (statements separated by `;`) and returns the rows of each
  * statement. wrangler takes no bound parameters, so values are inlined with
- * `sqlLiteral` (sql.ts).
+ * `sqlLiteral` (sql.ts). `binding` names the database in wrangler.toml.
  */
 export async function executeSql(
   target: DatabaseTarget,
   sql: string,
+  binding = "DB",
 ): Promise<Record<string, unknown>[][]> {
   const dir = await mkdtemp(join(tmpdir(), "deca-sql-"));
   const file = join(dir, "script.sql");
@@ -56,7 +57,7 @@ export async function executeSql(
     const stdout = await wrangler([
       "d1",
       "execute",
-      "DB",
+      binding,
       ...targetFlags(target),
       "--file",
       file,

@@ -15,3 +15,11 @@ export const readWindowStart = (now: number): number =>
 /** A document can be deleted while `now < created_at + 2 h`; exactly 2 h is too late. */
 export const isWithinDeleteWindow = (createdAt: number, now: number): boolean =>
   now < createdAt + DELETE_WINDOW_MS;
+
+// The archiver waits this long past the read window, so that a request that
+// began inside the window still finds the body in D1 when it reads it.
+const ARCHIVE_MARGIN_MS = HOUR_MS;
+
+/** Documents created before this, at `now`, are past the read window and its margin: the archiver moves their body to R2. */
+export const archiveCutoff = (now: number): number =>
+  now - READ_WINDOW_MS - ARCHIVE_MARGIN_MS;

@@ -16,7 +16,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("the cron when D1 is down for the demo sessions", () => {
+describe("the cron when D1 is down for the demo sessions and the archiver", () => {
   it("logs the failure and still sweeps the orphan PDFs", async () => {
     const orphan = "documents/orphan-during-outage.pdf";
     await env.DB_0.prepare(
@@ -41,6 +41,12 @@ describe("the cron when D1 is down for the demo sessions", () => {
       {
         event: "scheduled_cleanup_failed",
         task: "demo_sessions",
+        error: "Error",
+        message: D1_OUTAGE,
+      },
+      {
+        event: "scheduled_cleanup_failed",
+        task: "archive",
         error: "Error",
         message: D1_OUTAGE,
       },

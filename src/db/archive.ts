@@ -1,0 +1,116 @@
+import { and, asc, inArray, isNull, lt, ne, sql } from "drizzle-orm";
+import type { ArchivedDocument } from "../storage/archive-store";
+import type { Database } from "./client";
+import { auditEvents, documentSummaries, documents } from "./schema";
+
+/**
+ * Up to `limit` documents of this shard created before `before` whose body
+ * is still in D1, oldest first, each with its audit events so far. Demo
+ * documents are left to the purge of their session.
+ */
+export async function findDocumentsToArchive(
+  db: Database,
+  before: number,
+  limit: number,
+): Promise<ArchivedDocument[]> {
+  const rows = await db
+    .select({
+      uuid: documents.uuid,
+      data: documents.data,
+      metadata: documents.metadata,
+    })
+    .from(documents)
+    // archived_at IS NULL and created_at: the partial documents_hot_idx.
+    .where(
+      and(
+        isNull(documents.archivedAt),
+        lt(documents.createdAt, before),
+        ne(documents.environment, "demo"),
+      ),
+    )
+    .orderBy(asc(documents.createdAt))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const events = await db
+    .select()
+    .from(auditEvents)
+    .where(
+      inArray(
+        auditEvents.documentUuid,
+        rows.map((row) => row.uuid),
+      ),
+    )
+    .orderBy(asc(auditEvents.id));
+  return rows.map(({ uuid, data, metadata }) => {
+    // Only the archiver empties `data`, in the update that sets archived_at.
+    if (data === null) throw new Error(`document ${uuid} has no body`);
+    return {
+      uuid,
+      data,
+      metadata,
+      auditEvents: events
+        .filter((event) => event.documentUuid === uuid)
+        .map(({ documentUuid: _, ...event }) => event),
+    };
+  });
+}
+
+/**
+ * Leaves the slim rows of archived documents, in one batch of their shard:
+ * body emptied and archived_at set (once: a second run changes nothing), and
+ * exactly the audit events their archives hold deleted. Events recorded
+ * after the archive was written stay.
+ */
+export async function markArchived(
+  db: Database,
+  archives: readonly ArchivedDocument[],
+  at: number,
+): Promise<void> {
+  const eventIds = archives.flatMap((archive) =>
+    archive.auditEvents.map((event) => event.id),
+  );
+  await db.batch([
+    db
+      .update(documents)
+      .set({ data: null, metadata: null, archivedAt: at })
+      .where(
+        and(
+          inArray(
+            documents.uuid,
+            archives.map((archive) => archive.uuid),
+          ),
+          isNull(documents.archivedAt),
+        ),
+      ),
+    // The ids as one JSON parameter: D1 binds at most 100 values a query.
+    db
+      .delete(auditEvents)
+      .where(
+        inArray(
+          auditEvents.id,
+          sql`(SELECT value FROM json_each(${JSON.stringify(eventIds)}))`,
+        ),
+      ),
+  ]);
+}
+
+/**
+ * Removes up to `limit` list entries created before `before`: out of the
+ * read window, no list shows them. The number removed.
+ */
+export async function deleteStaleSummaries(
+  db: Database,
+  before: number,
+  limit: number,
+): Promise<number> {
+  const stale = db
+    .select({ uuid: documentSummaries.uuid })
+    .from(documentSummaries)
+    .where(lt(documentSummaries.createdAt, before))
+    .limit(limit);
+  const removed = await db
+    .delete(documentSummaries)
+    .where(inArray(documentSummaries.uuid, stale))
+    .returning({ uuid: documentSummaries.uuid });
+  return removed.length;
+}
