@@ -1,4 +1,14 @@
-import { and, asc, inArray, isNull, lt, ne, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  getTableColumns,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  sql,
+} from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { ArchivedDocument } from "../storage/archive-store";
 import type { Database } from "./client";
 import { auditEvents, documentSummaries, documents } from "./schema";
@@ -55,11 +65,21 @@ export async function findDocumentsToArchive(
   });
 }
 
+const dialect = new SQLiteAsyncDialect();
+
+// Every column of a document row, in the table's order.
+const documentColumns = Object.values(getTableColumns(documents));
+
 /**
  * Leaves the slim rows of archived documents, in one batch of their shard:
  * body emptied and archived_at set (once: a second run changes nothing), and
  * exactly the audit events their archives hold deleted. Events recorded
  * after the archive was written stay.
+ *
+ * The slim row replaces the row (INSERT OR REPLACE from its own current
+ * values) rather than updating it: SQLite never gives back the space an
+ * update frees inside a page, so updated rows would keep their 4 KiB pages
+ * (`npm run simulate` measures 4,166 B a row updated, 378 B replaced).
  */
 export async function markArchived(
   db: Database,
@@ -69,29 +89,39 @@ export async function markArchived(
   const eventIds = archives.flatMap((archive) =>
     archive.auditEvents.map((event) => event.id),
   );
-  await db.batch([
-    db
-      .update(documents)
-      .set({ data: null, metadata: null, archivedAt: at })
-      .where(
-        and(
-          inArray(
-            documents.uuid,
-            archives.map((archive) => archive.uuid),
-          ),
-          isNull(documents.archivedAt),
-        ),
+  const slimValues = documentColumns.map((column) => {
+    if (column === documents.data || column === documents.metadata) {
+      return sql`NULL`;
+    }
+    if (column === documents.archivedAt) return sql`${at}`;
+    return sql.identifier(column.name);
+  });
+  // The uuids and ids as one JSON parameter: D1 binds at most 100 values a query.
+  const uuids = JSON.stringify(archives.map((archive) => archive.uuid));
+  const replace = sql`INSERT OR REPLACE INTO ${documents}
+      (${sql.join(
+        documentColumns.map((column) => sql.identifier(column.name)),
+        sql`, `,
+      )})
+      SELECT ${sql.join(slimValues, sql`, `)} FROM ${documents}
+      WHERE ${documents.uuid} IN (SELECT value FROM json_each(${uuids}))
+        AND ${documents.archivedAt} IS NULL`;
+  const deleteEvents = db
+    .delete(auditEvents)
+    .where(
+      inArray(
+        auditEvents.id,
+        sql`(SELECT value FROM json_each(${JSON.stringify(eventIds)}))`,
       ),
-    // The ids as one JSON parameter: D1 binds at most 100 values a query.
-    db
-      .delete(auditEvents)
-      .where(
-        inArray(
-          auditEvents.id,
-          sql`(SELECT value FROM json_each(${JSON.stringify(eventIds)}))`,
-        ),
-      ),
-  ]);
+    )
+    .toSQL();
+  // drizzle batches only its own builders, which cannot say OR REPLACE: the
+  // two statements go to D1's own batch, one transaction as well.
+  await db.$client.batch(
+    [dialect.sqlToQuery(replace), deleteEvents].map((query) =>
+      db.$client.prepare(query.sql).bind(...query.params),
+    ),
+  );
 }
 
 /**
