@@ -18,7 +18,11 @@ import { sealPdf } from "../src/storage/pdf-envelope";
 const testKeyring = (seed: string): string =>
   JSON.stringify({ current: "v1", keys: { v1: btoa(seed.padEnd(32, "0")) } });
 
-const pdfKeyring = parseKeyring(testKeyring("bench-pdf-key"), "PDF_KEYRING");
+/** The PDF keyring of the benchmarks (and of the simulation's archive objects). */
+export const pdfKeyring = parseKeyring(
+  testKeyring("bench-pdf-key"),
+  "PDF_KEYRING",
+);
 const qrKeyring = parseKeyring(testKeyring("bench-qr-key"), "QR_KEYRING");
 const BASE_URL = "https://deca.example.com";
 

@@ -1,0 +1,103 @@
+// What `npm run simulate` assumes, in one place: every figure here is
+// printed and written into bench/scale.json with the words that justify it.
+// Sources: issue 15 and /work/shared/design/scale-facts.md (Cloudflare's
+// documentation and list prices); the rest are stated choices.
+
+/** Spain's road transport: documents a year and the busiest second's issues. */
+export const NATIONAL_VOLUME = {
+  documents: 120_000_000,
+  peakIssuesPerSecond: 200,
+};
+
+export type Volume = typeof NATIONAL_VOLUME;
+
+/** How that volume is made: who issues, what, when, and what follows. */
+export const YEAR = {
+  organizations: 12_000,
+  // Zipf's law with exponent 1 over 12,000 organizations: the largest
+  // issues 1/H(12000) ≈ 10% of all documents.
+  zipfExponent: 1,
+  correctionShare: 0.02,
+  deletionShare: 0.01,
+  referenceShare: 0.7,
+  qrScansPerDocument: 0.3,
+  // Where in a document's life its QR scans fall: within the deletion
+  // window plus its margin (3 h: D1 read, then the access recorded),
+  // later on its day (the access recorded through waitUntil), or after
+  // the archiver (the event stays in D1 for good).
+  qrScanAges: { withinDeletionWindow: 0.5, sameDay: 0.4, afterArchive: 0.1 },
+  // Every document's PDF (or QR image) fetched once by its issuer.
+  downloadsPerDocument: 1,
+  listsPerDocument: 0.1,
+  // Every authenticated request reads its credential in the directory
+  // (shard 0): no cache, since a revocation takes effect on the next request.
+  directoryReadsPerApiRequest: 1,
+  // One live credential per organization, so that the largest
+  // organization's list lives in one home shard.
+  credentialsPerOrganization: 1,
+  kindMix: { readme: 0.25, typical: 0.74, largest: 0.01 },
+  // Monday to Sunday.
+  weekdayWeights: [1, 1, 1, 1, 1, 0.35, 0.1],
+  // Share of a day's documents issued in each hour (local time), from
+  // midnight: loading starts at dawn and peaks at 7 h.
+  hourShares: [
+    0.5, 0.5, 0.5, 0.5, 0.5, 3, 8, 11, 10, 8, 7, 6.5, 6, 5, 5, 5.5, 5.5, 5, 4,
+    3, 2, 1.5, 1, 0.5,
+  ],
+  archiverBatch: 50,
+  // Documents of a year drawn through the real routing functions; each
+  // stands for documents / sampledDocuments of them.
+  sampledDocuments: 1_000_000,
+  // Seconds at the peak drawn through the real routing functions; a
+  // shard's figure is the 99th percentile of its busy time over them.
+  sampledPeakSeconds: 2_000,
+} as const;
+
+/** D1, from scale-facts.md. */
+export const D1 = {
+  // "About 1 ms a query": a read.
+  statedReadMs: 1,
+  // "Writes take several milliseconds": a write transaction (one statement
+  // or one batch), taken as 4 ms.
+  statedWriteMs: 4,
+  // The issue's thresholds: 7 GB of the 10 GB a database may hold, and
+  // half of a database's time, since it runs one query at a time.
+  shardLimitBytes: 7e9,
+  peakBusyLimit: 0.5,
+} as const;
+
+/** R2 list prices (Standard storage), from scale-facts.md; no free tier counted. */
+export const R2_PRICES = {
+  storagePerGbMonth: 0.015,
+  classAPerMillion: 4.5,
+  classBPerMillion: 0.36,
+} as const;
+
+/** How long documents stay hot: the archiver takes those older than 25 h. */
+export const HOT_HOURS = 25;
+
+export const DEFAULT_SHARDS = 32;
+export const DEFAULT_ROWS_PER_KIND = 10_000;
+
+/** The assumptions in words, as printed and written into the JSON. */
+export function describeAssumptions(shards: number, volume: Volume): string[] {
+  const scans = YEAR.qrScanAges;
+  const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
+  return [
+    `${volume.documents.toLocaleString("en")} documents a year (corrections included), all live, no demo traffic`,
+    `${YEAR.organizations.toLocaleString("en")} organizations, sizes Zipf-distributed with exponent ${YEAR.zipfExponent}; ${YEAR.credentialsPerOrganization} credential each`,
+    `${percent(YEAR.correctionShare)} corrections (in the original's bucket; with a new reference when the original had one), ${percent(YEAR.deletionShare)} deletions, ${percent(YEAR.referenceShare)} of documents with a reference`,
+    `document kinds: ${percent(YEAR.kindMix.readme)} README's example, ${percent(YEAR.kindMix.typical)} typical, ${percent(YEAR.kindMix.largest)} largest allowed`,
+    `${YEAR.qrScansPerDocument} QR scans per document: ${percent(scans.withinDeletionWindow)} within 3 h of issue (D1 read + write), ${percent(scans.sameDay)} later that day (write through waitUntil), ${percent(scans.afterArchive)} after archiving (write; its event stays in D1)`,
+    `${YEAR.downloadsPerDocument} authenticated PDF download per document, ${YEAR.listsPerDocument} list calls per document`,
+    `${YEAR.directoryReadsPerApiRequest} directory read (shard 0) per authenticated request: no credential cache`,
+    `week: Monday to Sunday weighted ${YEAR.weekdayWeights.join(", ")}; day: hourly shares (%) ${YEAR.hourShares.join(", ")} from 0 h`,
+    `busiest second: ${volume.peakIssuesPerSecond} issues, each with its own download and, at the per-document rates above, its list call, correction and deletion; QR scans of earlier documents at ${YEAR.qrScansPerDocument} per issue; the archiver at the busiest hour's mean rate`,
+    `D1 cost of a query: the larger of the local SQLite time measured here and D1's stated ${D1.statedReadMs} ms a read, ${D1.statedWriteMs} ms a write transaction (statement or batch)`,
+    `archiver: bounded batches of ${YEAR.archiverBatch} documents (one read, one write batch per shard), summaries purged in batches of ${YEAR.archiverBatch} in their home shard`,
+    `one year: every document older than ${HOT_HOURS} h is a slim row; the last ${HOT_HOURS} h are a busiest weekday's documents, hot`,
+    `bytes per row measured with dbstat (4 KiB pages, node:sqlite) after inserting rows in v8 uuid order, as the archiver leaves them (no VACUUM)`,
+    `R2: one PDF put and one archive put per document, a get and a put per deletion (its metadata rewritten), a get per QR scan and per download; Standard storage at one year; prices ${R2_PRICES.storagePerGbMonth} $/GB-month, ${R2_PRICES.classAPerMillion} $/million Class A, ${R2_PRICES.classBPerMillion} $/million Class B, no free tier`,
+    `${shards} shards, bucket b in shard b mod ${shards}; thresholds ${D1.shardLimitBytes / 1e9} GB per shard at one year, ${percent(D1.peakBusyLimit)} of a shard's time in the busiest second`,
+  ];
+}

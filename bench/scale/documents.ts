@@ -1,0 +1,246 @@
+// The three documents the simulation measures, issued by the real code as far
+// as Node runs it: validation and normalization, request hash, render, SHA-256
+// and the PDF envelope (bench/issue-step.ts), then the rows a create writes,
+// routed by src/domain/shard-routing.ts.
+import { readFile } from "node:fs/promises";
+import { longText } from "../../fixtures/documents";
+import type {
+  auditEvents,
+  CredentialRow,
+  documentSummaries,
+  documents,
+  OrganizationRow,
+  referenceReservations,
+} from "../../src/db/schema";
+import { newCredential } from "../../src/domain/api-keys";
+import { requestHash } from "../../src/domain/documents/request-hash";
+import { randomBase62 } from "../../src/domain/random";
+import {
+  newDocumentUuid,
+  referenceBucket,
+} from "../../src/domain/shard-routing";
+import {
+  type DocumentRequest,
+  documentRequestSchema,
+} from "../../src/schemas/document-request";
+import { sealPdf } from "../../src/storage/pdf-envelope";
+import { diskFontSource } from "../disk-fonts";
+import { fullRequest, largestRequest } from "../fixtures";
+import { issueWithoutIo, pdfKeyring } from "../issue-step";
+
+export const KINDS = ["readme", "typical", "largest"] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const KIND_NAMES: Record<Kind, string> = {
+  readme: "README's example",
+  typical: "typical (≈2.6 KB data, 0.4 KB metadata)",
+  largest: "largest allowed (16 KiB metadata)",
+};
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const TYPICAL_DATA_BYTES = 2600;
+const TYPICAL_METADATA_BYTES = 400;
+
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, "utf8");
+
+/** The request body of README's quick start (its request.json). */
+async function readmeRequest(): Promise<Record<string, unknown>> {
+  const readme = await readFile(`${ROOT}/README.md`, "utf8");
+  const block = /cat > request\.json <<'JSON'\n([\s\S]*?)\nJSON\n/.exec(readme);
+  if (!block?.[1]) throw new Error("README has no request.json example");
+  return JSON.parse(block[1]);
+}
+
+const dataJson = (body: Record<string, unknown>): string => {
+  const { metadata, ...data } = documentRequestSchema.parse(body);
+  return JSON.stringify(data);
+};
+
+/**
+ * The full fixture with observations as long as needed for 2.6 KB of
+ * normalized data, and an ERP's order lines as 0.4 KB of metadata.
+ */
+function typicalRequest(): Record<string, unknown> {
+  const body = fullRequest();
+  const base = utf8Bytes(dataJson({ ...body, observations: "" }));
+  let length = TYPICAL_DATA_BYTES - base;
+  while (
+    utf8Bytes(dataJson({ ...body, observations: longText(length) })) >
+    TYPICAL_DATA_BYTES
+  ) {
+    length -= 1;
+  }
+  const lines: { sku: string; quantity: number; unit: string }[] = [];
+  const metadata = { erp: "SAP S/4HANA", order: { id: 4_500_123_981, lines } };
+  while (utf8Bytes(JSON.stringify(metadata)) < TYPICAL_METADATA_BYTES) {
+    lines.push({
+      sku: `AZ-${1000 + lines.length}`,
+      quantity: 24,
+      unit: "pallet",
+    });
+  }
+  return { ...body, observations: longText(length), metadata };
+}
+
+const requestBodies: Record<
+  Kind,
+  () => Promise<Record<string, unknown>> | Record<string, unknown>
+> = {
+  readme: readmeRequest,
+  typical: typicalRequest,
+  largest: largestRequest,
+};
+
+/** A kind of document, issued once: what every row of that kind carries. */
+export interface IssuedKind {
+  kind: Kind;
+  request: DocumentRequest;
+  dataBytes: number;
+  metadataBytes: number;
+  requestHash: string;
+  pdfSha256: string;
+  pdfBytes: number;
+  pdfPages: number;
+  /** The PDF object in R2: the PDF in its envelope. */
+  storedPdfBytes: number;
+  /** The archive object in R2: body and audit trail in the same envelope. */
+  storedArchiveBytes: number;
+}
+
+export async function issueKind(kind: Kind): Promise<IssuedKind> {
+  const body = await requestBodies[kind]();
+  const request = documentRequestSchema.parse(body);
+  const { metadata, ...data } = request;
+  const createdAt = Date.UTC(2026, 10, 23, 7);
+  const uuid = newDocumentUuid(0, createdAt);
+  const issued = await issueWithoutIo(
+    body,
+    uuid,
+    createdAt,
+    diskFontSource(ROOT),
+  );
+  const event = (type: string) => ({
+    type,
+    credential_id: `cred_${randomBase62(24)}`,
+    request_id: `req_${randomBase62(24)}`,
+    occurred_at: createdAt,
+  });
+  const archive = JSON.stringify({
+    data,
+    metadata,
+    audit_events: [event("issued"), event("pdf_downloaded")],
+  });
+  const sealedArchive = await sealPdf(
+    pdfKeyring,
+    `archive/${uuid}.json`,
+    new TextEncoder().encode(archive),
+  );
+  return {
+    kind,
+    request,
+    dataBytes: utf8Bytes(JSON.stringify(data)),
+    metadataBytes: metadata === null ? 0 : utf8Bytes(JSON.stringify(metadata)),
+    requestHash: await requestHash(request),
+    pdfSha256: issued.sha256,
+    pdfBytes: issued.pdfBytes,
+    pdfPages: issued.pages,
+    storedPdfBytes: issued.sealed.byteLength,
+    storedArchiveBytes: sealedArchive.byteLength,
+  };
+}
+
+/** The organizations and their one live credential each, as the key tool makes them. */
+export async function directory(
+  count: number,
+  createdAt: number,
+): Promise<{ organization: OrganizationRow; credential: CredentialRow }[]> {
+  const entries = [];
+  for (let i = 0; i < count; i++) {
+    const organization: OrganizationRow = {
+      id: `org_${randomBase62(24)}`,
+      name: `Transportes ${randomBase62(12)} SL`,
+      documentLocale: "es",
+      createdAt,
+    };
+    const { row } = await newCredential({
+      organizationId: organization.id,
+      environment: "live",
+      createdAt,
+    });
+    entries.push({ organization, credential: row });
+  }
+  return entries;
+}
+
+type AuditEventRow = typeof auditEvents.$inferInsert;
+
+/** Everything one create writes, in whichever shards they live. */
+export interface CreateRows {
+  document: typeof documents.$inferInsert;
+  reservation: typeof referenceReservations.$inferInsert;
+  /** "issued", then a "pdf_downloaded" a second later. */
+  events: [AuditEventRow, AuditEventRow];
+  summary: typeof documentSummaries.$inferInsert;
+}
+
+/** The kind's reference with its last 7 characters numbered: unique, same length. */
+const numberedReference = (reference: string, n: number): string =>
+  `${reference.slice(0, -7)}${String(n).padStart(7, "0")}`;
+
+/** The rows of the n-th document of a kind, issued at `createdAt` by `credential`. */
+export function createRows(
+  issued: IssuedKind,
+  credential: CredentialRow,
+  n: number,
+  createdAt: number,
+): CreateRows {
+  const { metadata, ...data } = issued.request;
+  const reference = numberedReference(data.reference ?? "PED-2026-0001", n);
+  const scope = {
+    organizationId: credential.organizationId,
+    environment: credential.environment,
+  };
+  const uuid = newDocumentUuid(referenceBucket(scope, reference), createdAt);
+  const by = { credentialId: credential.id, documentUuid: uuid };
+  return {
+    document: {
+      uuid,
+      credentialId: credential.id,
+      ...scope,
+      reference,
+      createdAt,
+      transportDate: data.transport_date,
+      data: JSON.stringify({ ...data, reference }),
+      metadata: metadata === null ? null : JSON.stringify(metadata),
+      requestHash: issued.requestHash,
+      documentLocale: "es",
+      qrKeyVersion: "v1",
+      pdfSha256: issued.pdfSha256,
+      pdfSizeBytes: issued.pdfBytes,
+      pdfPages: issued.pdfPages,
+    },
+    reservation: { ...scope, reference, ...by, createdAt },
+    events: [
+      {
+        ...by,
+        type: "issued",
+        requestId: `req_${randomBase62(24)}`,
+        occurredAt: createdAt,
+      },
+      {
+        ...by,
+        type: "pdf_downloaded",
+        requestId: `req_${randomBase62(24)}`,
+        occurredAt: createdAt + 1000,
+      },
+    ],
+    summary: {
+      uuid,
+      credentialId: credential.id,
+      reference,
+      createdAt,
+      transportDate: data.transport_date,
+      rectifiesUuid: null,
+    },
+  };
+}

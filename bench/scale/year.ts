@@ -1,0 +1,292 @@
+// Part 3: a year at national volume, by sampling through the real routing
+// (src/domain/shard-routing.ts): where every kind of row lands, how many
+// bytes each shard holds after one year, and each shard's busy time in the
+// busiest second.
+import { newId } from "../../src/domain/random";
+import {
+  credentialBucket,
+  randomBucket,
+  referenceBucket,
+  shardOfBucket,
+} from "../../src/domain/shard-routing";
+import { percentile } from "../stats";
+import { HOT_HOURS, type Volume, YEAR } from "./assumptions";
+import { KINDS, type Kind } from "./documents";
+import type { ArchiverWrite, Footprint } from "./footprint";
+import type { QueryCost, QueryName } from "./query-costs";
+
+/** A reproducible uniform [0, 1) source (mulberry32) for everything but the routing. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Each organization's share of documents by rank (Zipf's law). */
+function zipfShares(): number[] {
+  const weights = Array.from(
+    { length: YEAR.organizations },
+    (_, rank) => 1 / (rank + 1) ** YEAR.zipfExponent,
+  );
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  return weights.map((weight) => weight / total);
+}
+
+export const largestOrganizationShare = (): number => zipfShares()[0] ?? 0;
+
+/** Organizations by rank, their home bucket, and a draw by share of documents. */
+function zipfOrganizations(random: () => number) {
+  const shares = zipfShares();
+  let running = 0;
+  const cumulative = shares.map((share) => (running += share));
+  const organizations = cumulative.map(() => {
+    const credentialId = newId("cred");
+    return {
+      id: newId("org"),
+      homeBucket: credentialBucket({ id: credentialId, environment: "live" }),
+    };
+  });
+  /** An organization's rank, drawn by its share of documents. */
+  const draw = (): number => {
+    const u = random();
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((cumulative[middle] as number) < u) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  return { organizations, draw, largestShare: shares[0] ?? 0 };
+}
+
+/** The week and day of the profile: the busiest day, hour and second. */
+export function dailyProfile(volume: Volume) {
+  const weekWeight = YEAR.weekdayWeights.reduce((sum, w) => sum + w, 0);
+  const busiestDayDocuments =
+    (volume.documents * Math.max(...YEAR.weekdayWeights)) /
+    ((weekWeight * 365) / 7);
+  const hourTotal = YEAR.hourShares.reduce((sum, share) => sum + share, 0);
+  const busiestHourShare = Math.max(...YEAR.hourShares) / hourTotal;
+  const busiestHourMeanPerSecond =
+    (busiestDayDocuments * busiestHourShare) / 3600;
+  return {
+    busiestDayDocuments,
+    busiestHourShare,
+    busiestHourMeanPerSecond,
+    peakPerSecond: volume.peakIssuesPerSecond,
+    peakOverBusiestHourMean:
+      volume.peakIssuesPerSecond / busiestHourMeanPerSecond,
+    hotDocumentsAtYearEnd: (busiestDayDocuments * HOT_HOURS) / 24,
+  };
+}
+
+export interface YearOptions {
+  shards: number;
+  volume: Volume;
+  archiverWrite: ArchiverWrite;
+  sampledDocuments: number;
+  sampledPeakSeconds: number;
+  /** Bytes of the directory (organizations and credentials) per organization. */
+  directoryBytesPerOrganization: number;
+}
+
+interface ShardYear {
+  shard: number;
+  bytesAtOneYear: number;
+  peakBusyShareMean: number;
+  peakBusyShareP99: number;
+  roles: string[];
+}
+
+const kindOf = (u: number): Kind => {
+  let running = 0;
+  for (const kind of KINDS) {
+    running += YEAR.kindMix[kind];
+    if (u < running) return kind;
+  }
+  return "typical";
+};
+
+export function replayYear(
+  footprints: Record<Kind, Footprint>,
+  costs: Record<QueryName, QueryCost>,
+  options: YearOptions,
+) {
+  const random = seededRandom(15);
+  const chance = (share: number) => random() < share;
+  const { shards } = options;
+  const shardOf = (bucket: number) => shardOfBucket(bucket, shards);
+  const zipf = zipfOrganizations(random);
+  const { volume } = options;
+  const profile = dailyProfile(volume);
+  let referenceSerial = 0;
+  /** A document's routing: its bucket and, with a reference, the reservation's. */
+  const route = (rank: number, correction: boolean) => {
+    const organization = zipf.organizations[
+      rank
+    ] as (typeof zipf.organizations)[number];
+    const reservation = chance(YEAR.referenceShare)
+      ? referenceBucket(
+          { organizationId: organization.id, environment: "live" },
+          `PED-2026-${referenceSerial++}`,
+        )
+      : null;
+    const bucket =
+      correction || reservation === null ? randomBucket("live") : reservation;
+    return { bucket, reservation, home: organization.homeBucket };
+  };
+
+  // Bytes at one year: every document slim but the last HOT_HOURS, hot.
+  const bytes = new Array<number>(shards).fill(0);
+  bytes[0] =
+    (bytes[0] ?? 0) +
+    options.directoryBytesPerOrganization * YEAR.organizations;
+  const weight = volume.documents / options.sampledDocuments;
+  const hotShare = profile.hotDocumentsAtYearEnd / volume.documents;
+  const laterScanEvents =
+    YEAR.qrScansPerDocument * YEAR.qrScanAges.afterArchive;
+  const largestReservations = new Array<number>(shards).fill(0);
+  for (let i = 0; i < options.sampledDocuments; i++) {
+    const rank = zipf.draw();
+    const { hot, slim } = footprints[kindOf(random())];
+    const kept = slim[options.archiverWrite];
+    const { bucket, reservation, home } = route(
+      rank,
+      chance(YEAR.correctionShare),
+    );
+    const document =
+      (1 - hotShare) * (kept.document + laterScanEvents * hot.auditEvent) +
+      hotShare * (hot.document + 2 * hot.auditEvent);
+    const add = (b: number, amount: number) => {
+      const shard = shardOf(b);
+      bytes[shard] = (bytes[shard] ?? 0) + weight * amount;
+    };
+    add(bucket, document);
+    add(home, hotShare * hot.summary);
+    if (reservation !== null) {
+      add(reservation, kept.reservation);
+      if (rank === 0) {
+        const shard = shardOf(reservation);
+        largestReservations[shard] = (largestReservations[shard] ?? 0) + weight;
+      }
+    }
+  }
+
+  // The busiest second, sampled: each shard's busy time, in ms.
+  const cost = (name: QueryName) => costs[name].assumedMs;
+  const busy = Array.from({ length: options.sampledPeakSeconds }, () =>
+    new Array<number>(shards).fill(0),
+  );
+  const largestHome = shardOf(zipf.organizations[0]?.homeBucket ?? 0);
+  let largestHomeLoadMs = 0;
+  const archivedPerSecond = profile.busiestHourMeanPerSecond;
+  for (const second of busy) {
+    const spend = (bucket: number, ms: number) => {
+      const shard = shardOf(bucket);
+      second[shard] = (second[shard] ?? 0) + ms;
+    };
+    const authenticate = () =>
+      spend(0, YEAR.directoryReadsPerApiRequest * cost("authenticate"));
+    for (let issue = 0; issue < volume.peakIssuesPerSecond; issue++) {
+      const rank = zipf.draw();
+      const correction = chance(YEAR.correctionShare);
+      const { bucket, reservation, home } = route(rank, correction);
+      const atHome = (ms: number) => {
+        spend(home, ms);
+        if (rank === 0) largestHomeLoadMs += ms;
+      };
+      authenticate();
+      if (correction) spend(bucket, cost("readDocument"));
+      if (reservation !== null) {
+        spend(reservation, cost("reservationLookup"));
+        if (correction) spend(reservation, cost("reserveReference"));
+      }
+      spend(
+        bucket,
+        cost("pendingPdfNote") +
+          cost(correction ? "commitCorrection" : "commitCreate"),
+      );
+      atHome(cost("insertSummary"));
+      for (let d = 0; d < YEAR.downloadsPerDocument; d++) {
+        authenticate();
+        spend(bucket, cost("readDocument") + cost("recordDownload"));
+      }
+      if (chance(YEAR.listsPerDocument)) {
+        authenticate();
+        atHome(cost("listPage"));
+      }
+      if (chance(YEAR.deletionShare)) {
+        authenticate();
+        spend(
+          bucket,
+          cost("readDocument") +
+            cost("markDeleted") +
+            cost("clearDeletionMark"),
+        );
+        atHome(cost("deleteSummary"));
+      }
+      if (chance(YEAR.qrScansPerDocument)) {
+        // A scan of an earlier document: any bucket.
+        spend(
+          randomBucket("live"),
+          (chance(YEAR.qrScanAges.withinDeletionWindow)
+            ? cost("qrLookup")
+            : 0) + cost("recordQrAccess"),
+        );
+      }
+    }
+    const archived =
+      Math.floor(archivedPerSecond) + (chance(archivedPerSecond % 1) ? 1 : 0);
+    for (let a = 0; a < archived; a++) {
+      spend(
+        randomBucket("live"),
+        (cost("archiveSelect") + cost("archiveCommit")) / YEAR.archiverBatch,
+      );
+      const home = zipf.organizations[zipf.draw()]?.homeBucket ?? 0;
+      spend(home, cost("purgeSummaries") / YEAR.archiverBatch);
+    }
+  }
+
+  const shardFigures: ShardYear[] = bytes.map((shardBytes, shard) => {
+    const seconds = busy.map((second) => (second[shard] ?? 0) / 1000);
+    const roles = [
+      ...(shard === 0 ? ["directory"] : []),
+      ...(shard === largestHome ? ["largest organization's home"] : []),
+    ];
+    return {
+      shard,
+      bytesAtOneYear: shardBytes,
+      peakBusyShareMean:
+        seconds.reduce((sum, s) => sum + s, 0) / seconds.length,
+      peakBusyShareP99: percentile(seconds, 0.99),
+      roles,
+    };
+  });
+  const meanReservations =
+    largestReservations.reduce((sum, count) => sum + count, 0) / shards;
+  return {
+    profile,
+    shards: shardFigures,
+    largestOrganization: {
+      shareOfDocuments: zipf.largestShare,
+      documentsAYear: zipf.largestShare * volume.documents,
+      documentsInBusiestSecond: zipf.largestShare * volume.peakIssuesPerSecond,
+      homeShard: largestHome,
+      ownPeakBusyShareMeanAtHome: largestHomeLoadMs / 1000 / busy.length,
+      homeShardPeakBusyShareP99:
+        shardFigures[largestHome]?.peakBusyShareP99 ?? 0,
+      reservationsPerShard: {
+        min: Math.min(...largestReservations),
+        max: Math.max(...largestReservations),
+        mean: meanReservations,
+      },
+    },
+  };
+}

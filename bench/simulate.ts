@@ -1,0 +1,213 @@
+// `npm run simulate [-- --shards N] [--archiver update|reinsert]
+//   [--documents N] [--peak N] [--rows N] [--repetitions N]
+//   [--sampled-documents N] [--sampled-seconds N] [--out FILE]`: one year at national volume
+// (issue 15, point 6). Measures real rows in SQLite and the cost of each
+// query locally, replays the year through the real routing, prints a table,
+// writes bench/scale.json (fields: bench/README.md) and exits 1 when a shard
+// would pass 7 GB within the year or 50% of its time at the peak.
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { runEnvironment } from "./results";
+import {
+  D1,
+  DEFAULT_ROWS_PER_KIND,
+  DEFAULT_SHARDS,
+  describeAssumptions,
+  NATIONAL_VOLUME,
+  YEAR,
+} from "./scale/assumptions";
+import {
+  type IssuedKind,
+  issueKind,
+  KINDS,
+  type Kind,
+} from "./scale/documents";
+import {
+  ARCHIVER_WRITES,
+  type ArchiverWrite,
+  type Footprint,
+  measureFootprint,
+} from "./scale/footprint";
+import { measureQueryCosts } from "./scale/query-costs";
+import { r2Year } from "./scale/r2";
+import { printReport } from "./scale/report";
+import {
+  dailyProfile,
+  largestOrganizationShare,
+  replayYear,
+} from "./scale/year";
+
+const SLIM_ROW_LIMIT_BYTES = 1000;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      shards: { type: "string", default: String(DEFAULT_SHARDS) },
+      documents: { type: "string", default: String(NATIONAL_VOLUME.documents) },
+      peak: {
+        type: "string",
+        default: String(NATIONAL_VOLUME.peakIssuesPerSecond),
+      },
+      rows: { type: "string", default: String(DEFAULT_ROWS_PER_KIND) },
+      repetitions: { type: "string", default: "500" },
+      archiver: { type: "string", default: "update" },
+      "sampled-documents": {
+        type: "string",
+        default: String(YEAR.sampledDocuments),
+      },
+      "sampled-seconds": {
+        type: "string",
+        default: String(YEAR.sampledPeakSeconds),
+      },
+      out: {
+        type: "string",
+        default: new URL("./scale.json", import.meta.url).pathname,
+      },
+    },
+  });
+  const positive = (name: keyof typeof values) => {
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(`--${name} must be a positive integer`);
+    }
+    return value;
+  };
+  const archiverWrite = values.archiver as ArchiverWrite;
+  if (!ARCHIVER_WRITES.includes(archiverWrite)) {
+    throw new Error(`--archiver must be one of ${ARCHIVER_WRITES.join(", ")}`);
+  }
+  return {
+    shards: positive("shards"),
+    volume: {
+      documents: positive("documents"),
+      peakIssuesPerSecond: positive("peak"),
+    },
+    rows: positive("rows"),
+    repetitions: positive("repetitions"),
+    sampledDocuments: positive("sampled-documents"),
+    sampledPeakSeconds: positive("sampled-seconds"),
+    archiverWrite,
+    out: values.out as string,
+  };
+}
+
+/** A part of the run, announced and timed on stderr. */
+async function step<T>(name: string, run: () => Promise<T> | T): Promise<T> {
+  const start = performance.now();
+  process.stderr.write(`${name}…`);
+  const result = await run();
+  process.stderr.write(
+    ` ${((performance.now() - start) / 1000).toFixed(1)} s\n`,
+  );
+  return result;
+}
+
+const byKind = async <T>(make: (kind: Kind) => Promise<T>) => {
+  const result = {} as Record<Kind, T>;
+  for (const kind of KINDS) result[kind] = await make(kind);
+  return result;
+};
+
+async function simulate(run: Omit<ReturnType<typeof options>, "out">) {
+  const issued = await step("issuing the three documents", () =>
+    byKind(issueKind),
+  );
+  const footprints = await step(`measuring ${run.rows} rows of each kind`, () =>
+    byKind((kind) => measureFootprint(issued[kind], run.rows)),
+  );
+  const profile = dailyProfile(run.volume);
+  const { costs, directoryBytesPerOrganization } = await step(
+    "timing each query",
+    () =>
+      measureQueryCosts(issued.typical, {
+        rows: run.rows,
+        repetitions: run.repetitions,
+        // The largest organization's 24-hour list on the busiest day (Zipf, exponent 1).
+        largestWindow: Math.round(
+          profile.busiestDayDocuments * largestOrganizationShare(),
+        ),
+        archiverWrite: run.archiverWrite,
+      }),
+  );
+  const year = await step("replaying the year", () =>
+    replayYear(footprints, costs, { ...run, directoryBytesPerOrganization }),
+  );
+  const maxShardBytes = Math.max(
+    ...year.shards.map((shard) => shard.bytesAtOneYear),
+  );
+  const maxPeakBusyShare = Math.max(
+    ...year.shards.map((shard) => shard.peakBusyShareP99),
+  );
+  const checks = {
+    maxShardBytesAtOneYear: maxShardBytes,
+    shardLimitBytes: D1.shardLimitBytes,
+    bytesWithinLimit: maxShardBytes <= D1.shardLimitBytes,
+    maxPeakBusyShareP99: maxPeakBusyShare,
+    peakBusyLimit: D1.peakBusyLimit,
+    peakWithinLimit: maxPeakBusyShare <= D1.peakBusyLimit,
+  };
+  return {
+    environment: runEnvironment(),
+    parameters: {
+      shards: run.shards,
+      rowsPerKind: run.rows,
+      queryRepetitions: run.repetitions,
+      archiverWrite: run.archiverWrite,
+      volume: run.volume,
+      year: {
+        ...YEAR,
+        sampledDocuments: run.sampledDocuments,
+        sampledPeakSeconds: run.sampledPeakSeconds,
+      },
+      d1: D1,
+    },
+    assumptions: describeAssumptions(run.shards, run.volume),
+    documents: documentFigures(issued, footprints),
+    slimRow: slimRowFigures(footprints, run.archiverWrite),
+    queryCosts: costs,
+    directoryBytesPerOrganization,
+    ...year,
+    r2: r2Year(issued, run.volume),
+    checks: {
+      ...checks,
+      pass: checks.bytesWithinLimit && checks.peakWithinLimit,
+    },
+  };
+}
+
+function documentFigures(
+  issued: Record<Kind, IssuedKind>,
+  footprints: Record<Kind, Footprint>,
+) {
+  return Object.fromEntries(
+    KINDS.map((kind) => {
+      const { request, ...figures } = issued[kind];
+      const { hot, slim } = footprints[kind];
+      return [kind, { ...figures, hot, slim }];
+    }),
+  );
+}
+
+function slimRowFigures(
+  footprints: Record<Kind, Footprint>,
+  write: ArchiverWrite,
+) {
+  const largest = Math.max(
+    ...KINDS.map((kind) => footprints[kind].slim[write].document),
+  );
+  return {
+    archiverWrite: write,
+    maxDocumentBytes: largest,
+    limitBytes: SLIM_ROW_LIMIT_BYTES,
+    withinLimit: largest <= SLIM_ROW_LIMIT_BYTES,
+  };
+}
+
+export type Simulation = Awaited<ReturnType<typeof simulate>>;
+
+const { out, ...run } = options();
+const result = await simulate(run);
+await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+printReport(result);
+console.log(`\nwritten: ${out} (${run.shards} shards)`);
+process.exitCode = result.checks.pass ? 0 : 1;

@@ -1,0 +1,106 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// `npm run simulate` with few measured rows and samples: its JSON, and its
+// exit code, which says whether every shard stays under 7 GB and 50% busy.
+const execFileAsync = promisify(execFile);
+const SMALL = [
+  "--rows",
+  "300",
+  "--repetitions",
+  "20",
+  "--sampled-documents",
+  "20000",
+  "--sampled-seconds",
+  "50",
+];
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "deca-simulate-"));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function simulate(name: string, ...args: string[]) {
+  const out = join(dir, `${name}.json`);
+  let code = 0;
+  try {
+    await execFileAsync("npm", [
+      "run",
+      "simulate",
+      "--",
+      ...SMALL,
+      ...args,
+      "--out",
+      out,
+    ]);
+  } catch (error) {
+    code = (error as { code: number }).code;
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON as written, checked field by field
+  const result: any = JSON.parse(await readFile(out, "utf8"));
+  return { code, result };
+}
+
+describe("npm run simulate", () => {
+  it("fails a single database at national volume: more than 7 GB within a year", async () => {
+    const { code, result } = await simulate("one-shard", "--shards", "1");
+    expect(code).toBe(1);
+    expect(result.shards).toHaveLength(1);
+    expect(result.shards[0].bytesAtOneYear).toBeGreaterThan(7e9);
+    expect(result.checks).toMatchObject({
+      bytesWithinLimit: false,
+      pass: false,
+    });
+    expect(result.parameters).toMatchObject({
+      shards: 1,
+      volume: { documents: 120_000_000, peakIssuesPerSecond: 200 },
+    });
+    expect(result.assumptions.length).toBeGreaterThan(5);
+  });
+
+  it("passes a provider with 5% of the market on 4 shards, and writes every figure", async () => {
+    const { code, result } = await simulate(
+      "provider",
+      "--shards",
+      "4",
+      "--documents",
+      "6000000",
+      "--peak",
+      "10",
+      "--archiver",
+      "reinsert",
+    );
+    expect(result.checks).toMatchObject({
+      bytesWithinLimit: true,
+      peakWithinLimit: true,
+      pass: true,
+    });
+    expect(code).toBe(0);
+    expect(
+      result.shards.map((shard: { shard: number }) => shard.shard),
+    ).toEqual([0, 1, 2, 3]);
+    expect(result.shards[0].roles).toContain("directory");
+    // Every shard holds about a quarter: rows spread over all of them.
+    const bytes = result.shards.map(
+      (shard: { bytesAtOneYear: number }) => shard.bytesAtOneYear,
+    );
+    const total = bytes.reduce((sum: number, b: number) => sum + b, 0);
+    for (const b of bytes) expect(b / total).toBeGreaterThan(0.2);
+    for (const kind of ["readme", "typical", "largest"]) {
+      const figures = result.documents[kind];
+      expect(figures.hot.total).toBeGreaterThan(figures.slim.reinsert.total);
+      expect(figures.slim.reinsert.document).toBeLessThanOrEqual(1000);
+    }
+    expect(result.queryCosts.commitCreate.assumedMs).toBeGreaterThanOrEqual(4);
+    expect(result.r2.monthlyCostUsdAtOneYear.total).toBeGreaterThan(0);
+  });
+});
