@@ -1,4 +1,5 @@
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
+import { finishStaleDeletions } from "./domain/documents/finish-deletion";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -32,7 +33,8 @@ async function attempt<T>(
 
 /**
  * The cron work of wrangler.toml's `[triggers]`: removing expired demo
- * sessions and the PDFs of issues that never committed.
+ * sessions and the PDFs of issues that never committed, and finishing
+ * deletions whose PDF object does not say so yet.
  */
 export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
@@ -44,7 +46,15 @@ export const createScheduledHandler =
     const orphanPdfs = await attempt("orphan_pdfs", () =>
       sweepOrphanPdfs(services),
     );
+    const staleDeletions = await attempt("stale_deletions", () =>
+      finishStaleDeletions(services),
+    );
     console.log(
-      JSON.stringify({ event: "scheduled_cleanup", demoSessions, orphanPdfs }),
+      JSON.stringify({
+        event: "scheduled_cleanup",
+        demoSessions,
+        orphanPdfs,
+        staleDeletions,
+      }),
     );
   };

@@ -11,6 +11,7 @@ import {
 } from "drizzle-orm";
 import { insertAuditEvent, insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
+import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import {
   type DocumentRow,
   documentSummaries,
@@ -233,8 +234,9 @@ export async function commitIssuedDocument(
 }
 
 /**
- * Deletes logically, with its "deleted" event, only while the document may
- * still be deleted: not yet deleted, rectified or accessed through its QR
+ * Deletes logically, with its "deleted" event and the mark that its PDF
+ * object does not say so yet (cleared once it does), only while the document
+ * may still be deleted: not yet deleted, rectified or accessed through its QR
  * link. False when it no longer may.
  */
 export async function markDeleted(
@@ -247,6 +249,7 @@ export async function markDeleted(
     requestId: string;
   },
 ): Promise<boolean> {
+  const tookEffect = sql`${documents.deletedAt} = ${deletion.at}`;
   const [deleted] = await db.batch([
     db
       .update(documents)
@@ -269,7 +272,12 @@ export async function markDeleted(
         requestId: deletion.requestId,
         occurredAt: deletion.at,
       },
-      sql`${documents.deletedAt} = ${deletion.at}`,
+      tookEffect,
+    ),
+    insertPendingDeletionMarkIf(
+      db,
+      { documentUuid: uuid, createdAt: deletion.at },
+      tookEffect,
     ),
   ]);
   return deleted.length > 0;

@@ -15,3 +15,18 @@ export const readWindowStart = (now: number): number =>
 /** A document can be deleted while `now < created_at + 2 h`; exactly 2 h is too late. */
 export const isWithinDeleteWindow = (createdAt: number, now: number): boolean =>
   now < createdAt + DELETE_WINDOW_MS;
+
+// A deletion commits in D1 (at most 2 h after issue), then writes "deleted"
+// into the PDF object's R2 metadata. A Worker dying in between leaves a
+// pending deletion mark that the cron (every 15 min, wrangler.toml) finishes
+// once it is DELETION_MARK_STALE_MS old: at most about 20 minutes after the
+// deletion. One hour covers that with room for a failed cron run or two
+// and for clocks that differ between Workers.
+const DELETION_SETTLED_MARGIN_MS = HOUR_MS;
+
+/**
+ * Past this a document's deletion state can no longer change and its PDF
+ * object's metadata tells it: a QR link needs no D1 (qr-download.ts).
+ */
+export const isDeletionSettled = (createdAt: number, now: number): boolean =>
+  now >= createdAt + DELETE_WINDOW_MS + DELETION_SETTLED_MARGIN_MS;
