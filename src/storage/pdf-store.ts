@@ -9,7 +9,7 @@ import {
 } from "./pdf-object-metadata";
 
 /** A stored PDF with what its object says of its document (null when it says nothing). */
-export interface StoredPdf {
+interface StoredPdf {
   bytes: Uint8Array;
   metadata: PdfObjectMetadata | null;
 }
