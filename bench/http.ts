@@ -10,6 +10,7 @@ import { renderDocumentPdf } from "../src/pdf/render-document";
 import { freePort, keys, startService } from "../test/e2e/commands";
 import { fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { mergeResults, runEnvironment } from "./results";
+import { issueSettledDocument } from "./settled-document";
 import { percentile, round } from "./stats";
 
 const SCALE = Number(process.env.BENCH_HTTP_SCALE ?? 1);
@@ -137,9 +138,10 @@ async function main(): Promise<void> {
   const service = await startService(port, stateDir);
   const base = `http://127.0.0.1:${port}`;
   try {
-    const { key } = JSON.parse(
+    const developer = JSON.parse(
       await readFile(join(stateDir, "dev-credential.json"), "utf8"),
-    ) as { key: string };
+    ) as { key: string; credential_id: string; organization_id: string };
+    const { key } = developer;
     const auth = { Authorization: `Bearer ${key}` };
     // The list route's caller, with documents of its own.
     const lister = JSON.parse(
@@ -170,6 +172,14 @@ async function main(): Promise<void> {
     const firstResponse = await create(offset++);
     const { url: qrUrl } = (await firstResponse.json()) as { url: string };
     await load(4, 20, () => fetch(qrUrl), 200);
+    // A link past its document's deletion window: one R2 read, no D1 on its path.
+    const settledQrUrl = await issueSettledDocument(
+      stateDir,
+      base,
+      developer,
+      fullRequest(),
+    );
+    await load(4, 20, () => fetch(settledQrUrl), 200);
     await load(4, 20, () => fetch(`${base}/nonexistent`), 404);
 
     const createRuns: LoadResult[] = [];
@@ -190,6 +200,13 @@ async function main(): Promise<void> {
     }
     const qr = await load(32, Math.ceil(1000 * SCALE), () => fetch(qrUrl), 200);
     console.error("qr c=32", qr);
+    const settledQr = await load(
+      32,
+      Math.ceil(1000 * SCALE),
+      () => fetch(settledQrUrl),
+      200,
+    );
+    console.error("qr after the deletion window c=32", settledQr);
     const trivial = await load(
       32,
       Math.ceil(1000 * SCALE),
@@ -252,6 +269,11 @@ async function main(): Promise<void> {
         qr.throughputPerSecond / trivial.throughputPerSecond,
         2,
       ),
+      qrDownloadAfterDeletionWindow: settledQr,
+      qrAfterDeletionWindowToTrivialThroughput: round(
+        settledQr.throughputPerSecond / trivial.throughputPerSecond,
+        2,
+      ),
       list: listRuns,
     };
     await mergeResults({ http });
@@ -279,6 +301,11 @@ function print(http: any): void {
     "QR download c=32",
     http.qrDownload,
     `  ${http.qrToTrivialThroughput}x the trivial route`,
+  );
+  line(
+    "QR past deletion window c=32",
+    http.qrDownloadAfterDeletionWindow,
+    `  ${http.qrAfterDeletionWindowToTrivialThroughput}x the trivial route`,
   );
   line("GET /nonexistent c=32", http.trivialRoute);
   for (const r of http.list)

@@ -1,5 +1,6 @@
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
 import { archiveDocuments } from "./domain/documents/archive-documents";
+import { finishStaleDeletions } from "./domain/documents/finish-deletion";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -33,8 +34,9 @@ async function attempt<T>(
 
 /**
  * The cron work of wrangler.toml's `[triggers]`: removing expired demo
- * sessions and the PDFs of issues that never committed, and archiving the
- * documents past their read window to R2.
+ * sessions and the PDFs of issues that never committed, archiving the
+ * documents past their read window to R2, and finishing deletions whose PDF
+ * object does not say so yet.
  */
 export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
@@ -47,12 +49,16 @@ export const createScheduledHandler =
       sweepOrphanPdfs(services),
     );
     const archive = await attempt("archive", () => archiveDocuments(services));
+    const staleDeletions = await attempt("stale_deletions", () =>
+      finishStaleDeletions(services),
+    );
     console.log(
       JSON.stringify({
         event: "scheduled_cleanup",
         demoSessions,
         orphanPdfs,
         archive,
+        staleDeletions,
       }),
     );
   };

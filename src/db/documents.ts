@@ -12,6 +12,7 @@ import {
 } from "drizzle-orm";
 import { insertAuditEvent, insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
+import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
 import {
   type DocumentRow,
@@ -254,8 +255,9 @@ export async function commitIssuedDocument(
 }
 
 /**
- * Deletes logically, with its "deleted" event, only while the document may
- * still be deleted: not yet deleted, rectified or accessed through its QR
+ * Deletes logically, with its "deleted" event and the mark that its PDF
+ * object does not say so yet (cleared once it does), only while the document
+ * may still be deleted: not yet deleted, rectified or accessed through its QR
  * link. False when it no longer may.
  */
 export async function markDeleted(
@@ -268,6 +270,7 @@ export async function markDeleted(
     requestId: string;
   },
 ): Promise<boolean> {
+  const tookEffect = sql`${documents.deletedAt} = ${deletion.at}`;
   const [deleted] = await db.batch([
     db
       .update(documents)
@@ -290,7 +293,12 @@ export async function markDeleted(
         requestId: deletion.requestId,
         occurredAt: deletion.at,
       },
-      sql`${documents.deletedAt} = ${deletion.at}`,
+      tookEffect,
+    ),
+    insertPendingDeletionMarkIf(
+      db,
+      { documentUuid: uuid, createdAt: deletion.at },
+      tookEffect,
     ),
   ]);
   return deleted.length > 0;

@@ -23,3 +23,18 @@ const ARCHIVE_MARGIN_MS = HOUR_MS;
 /** Documents created before this, at `now`, are past the read window and its margin: the archiver moves their body to R2. */
 export const archiveCutoff = (now: number): number =>
   now - READ_WINDOW_MS - ARCHIVE_MARGIN_MS;
+
+// A deletion commits in D1 (at most 2 h after issue), then writes "deleted"
+// into the PDF object's R2 metadata. A Worker dying in between leaves a
+// pending deletion mark that the cron (every 5 min, wrangler.toml) finishes
+// once it is DELETION_MARK_STALE_MS old: at most about 10 minutes after the
+// deletion. One hour covers that with room for a failed cron run or two
+// and for clocks that differ between Workers.
+const DELETION_SETTLED_MARGIN_MS = HOUR_MS;
+
+/**
+ * Past this a document's deletion state can no longer change and its PDF
+ * object's metadata tells it: a QR link needs no D1 (qr-download.ts).
+ */
+export const isDeletionSettled = (createdAt: number, now: number): boolean =>
+  now >= createdAt + DELETE_WINDOW_MS + DELETION_SETTLED_MARGIN_MS;

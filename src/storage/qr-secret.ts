@@ -49,6 +49,30 @@ export async function verifyQrSecret(
   return crypto.subtle.timingSafeEqual(given, expected);
 }
 
+/**
+ * The key version under which `candidate` is the document's `k`, trying
+ * every version of the keyring (the current one first), or null: no storage
+ * needed to know which version the document was issued under.
+ */
+export async function qrKeyVersionOf(
+  keyring: Keyring,
+  documentUuid: string,
+  candidate: string,
+): Promise<string | null> {
+  const versions = [
+    keyring.current,
+    ...[...keyring.keys.keys()].filter(
+      (version) => version !== keyring.current,
+    ),
+  ];
+  for (const version of versions) {
+    if (await verifyQrSecret(keyring, version, documentUuid, candidate)) {
+      return version;
+    }
+  }
+  return null;
+}
+
 const base64Url = (bytes: Uint8Array): string =>
   btoa(String.fromCharCode(...bytes))
     .replaceAll("+", "-")

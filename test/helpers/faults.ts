@@ -125,3 +125,66 @@ export const d1StatementsDown = (sql: RegExp): Env => ({
     }),
   ),
 });
+
+/**
+ * The bindings with every D1 call held until `release()`: what a request
+ * awaits of D1 does not come back before then. `held()` counts the calls
+ * made so far.
+ */
+export function d1Held(): {
+  bindings: Env;
+  release: () => void;
+  held: () => number;
+} {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = 0;
+  const after = <T>(work: () => Promise<T>): Promise<T> => {
+    held++;
+    return gate.then(work);
+  };
+  // A batch takes the real statements behind the held ones.
+  const real = new WeakMap<object, D1PreparedStatement>();
+  const holding = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const heldCall =
+      (method: "run" | "all" | "first" | "raw") =>
+      (...args: unknown[]) =>
+        after(() =>
+          Reflect.apply(
+            statement[method] as (...args: unknown[]) => Promise<unknown>,
+            statement,
+            args,
+          ),
+        );
+    const proxy = replacing(statement, {
+      bind: (...values: unknown[]) => holding(statement.bind(...values)),
+      run: heldCall("run"),
+      all: heldCall("all"),
+      first: heldCall("first"),
+      raw: heldCall("raw"),
+    });
+    real.set(proxy, statement);
+    return proxy;
+  };
+  return {
+    bindings: {
+      ...env,
+      ...everyShard((shard) =>
+        replacing(shard, {
+          prepare: (query: string) => holding(shard.prepare(query)),
+          batch: (statements: D1PreparedStatement[]) =>
+            after(() =>
+              shard.batch(
+                statements.map((statement) => real.get(statement) ?? statement),
+              ),
+            ),
+          exec: (query: string) => after(() => shard.exec(query)),
+        }),
+      ),
+    },
+    release,
+    held: () => held,
+  };
+}

@@ -32,8 +32,10 @@ describe("the cron when D1 is down for the demo sessions and the archiver", () =
       renderPdf: renderDocumentPdf,
     })(
       createScheduledController(),
-      // Every statement but the sweep's own (its notes, a document by uuid) fails.
-      d1Down(/^(?!.*("pending_pdf_objects"|"documents"\."uuid" = \?))/s),
+      // Every statement but the sweeps' own (their notes and marks, a document by uuid) fails.
+      d1Down(
+        /^(?!.*("pending_pdf_objects"|"pending_deletion_marks"|"documents"\."uuid" = \?))/s,
+      ),
       createExecutionContext(),
     );
 

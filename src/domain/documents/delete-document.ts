@@ -11,6 +11,7 @@ import {
   findDocument,
   findOwnDocument,
 } from "./addressing";
+import { settleDeletion } from "./finish-deletion";
 import type { DocumentServices } from "./services";
 
 /**
@@ -84,6 +85,7 @@ export async function deleteDocument(
       const current = await findDocument(services, document.uuid);
       throw (current && refusal(current, request)) ?? notFound();
     }
+    await settleDeletion(services, shard, document.uuid, now);
     await unlist(services, credential, document.uuid);
   });
 }

@@ -195,7 +195,13 @@ async function issueVersion(
   if (!plan) await insertPendingPdfObject(db, objectKey, createdAt);
   try {
     // A put that failed late may still have stored the object: removed below too.
-    await services.pdfs.put(objectKey, pdf.bytes);
+    await services.pdfs.put(objectKey, pdf.bytes, {
+      environment,
+      createdAt,
+      expiresAt: row.expiresAt,
+      qrKeyVersion,
+      deletedAt: null,
+    });
     await commitIssuedDocument(db, row, {
       reserved: !apart,
       rectifiesUuid: rectifies?.uuid ?? null,

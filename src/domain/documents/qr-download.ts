@@ -1,35 +1,67 @@
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
 import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
-import { verifyQrSecret } from "../../storage/qr-secret";
-import { documentShard } from "../shard-routing";
+import { qrKeyVersionOf, verifyQrSecret } from "../../storage/qr-secret";
+import { documentShard, uuidCreatedAt } from "../shard-routing";
+import { isDeletionSettled } from "../windows";
 import { pdfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
+
+type QrLink = { uuid: string; k: string | undefined; demo: boolean };
+
+/** What decides whether a QR link opens its document, from D1 or from the PDF object. */
+interface QrLinkTarget {
+  environment: Environment;
+  deletedAt: number | null;
+  expiresAt: number | null;
+}
+
+/**
+ * Whether the link may open the document, its secret aside: of the link's
+ * family (`/d/` real, `/demo/d/` demo), not deleted, and a demo document
+ * only while its session lasts.
+ */
+const opens = (target: QrLinkTarget, link: QrLink, now: number): boolean =>
+  (target.environment === "demo") === link.demo &&
+  target.deletedAt === null &&
+  (target.expiresAt === null || now < target.expiresAt);
 
 /**
  * The PDF behind a QR link, for anyone holding its secret `k`: no Bearer, no
  * 24-hour limit, unaffected by key revocation. A wrong secret, an unknown or
- * deleted document, or one of the other link family (`/d/` real, `/demo/d/`
- * demo; a demo link also ends with its session) are the same 404. A `GET`
- * records the access, which blocks deletion; a `HEAD` (`record: false`) does
- * not.
+ * deleted document, or one of the other link family (a demo link also ends
+ * with its session) are the same 404. A `GET` records the access, which
+ * blocks deletion; a `HEAD` (`record: false`) does not.
  */
-export async function downloadByQr(
+export function downloadByQr(
   services: DocumentServices,
-  link: { uuid: string; k: string | undefined; demo: boolean },
+  link: QrLink,
+  record: boolean,
+): Promise<{ uuid: string; bytes: Uint8Array }> {
+  const createdAt = uuidCreatedAt(link.uuid);
+  return createdAt !== null &&
+    isDeletionSettled(createdAt, services.clock.now())
+    ? downloadSettled(services, link, record)
+    : downloadFromDatabase(services, link, record);
+}
+
+/**
+ * While the document may still be deleted (and for a uuid that tells no
+ * creation time): D1 decides, and the first access is recorded before the
+ * PDF is served, so that a deletion after it is refused.
+ */
+async function downloadFromDatabase(
+  services: DocumentServices,
+  link: QrLink,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
   const shard = documentShard(services.shards, link.uuid);
   const row = await findQrLinkTarget(shard, link.uuid);
-  const environmentMatches = (environment: Environment) =>
-    (environment === "demo") === link.demo;
   const now = services.clock.now();
   if (
     !row ||
     !link.k ||
-    !environmentMatches(row.environment) ||
-    row.deletedAt !== null ||
-    (row.expiresAt !== null && now >= row.expiresAt) ||
+    !opens(row, link, now) ||
     !(await verifyQrSecret(
       services.qrKeyring,
       row.qrKeyVersion,
@@ -50,4 +82,39 @@ export async function downloadByQr(
   // Deleted between the read and the write: the deletion won.
   if (!accessed) throw notFound();
   return { uuid: row.uuid, bytes };
+}
+
+/**
+ * Once the document can no longer be deleted (windows.ts): one R2 read, its
+ * object's metadata deciding, and the access recorded after the answer. An
+ * object without that metadata is left to D1.
+ */
+async function downloadSettled(
+  services: DocumentServices,
+  link: QrLink,
+  record: boolean,
+): Promise<{ uuid: string; bytes: Uint8Array }> {
+  // The secret first, by its HMAC alone: a wrong one reaches no storage, so
+  // neither its answer nor its time tells whether the document exists.
+  const version =
+    link.k && (await qrKeyVersionOf(services.qrKeyring, link.uuid, link.k));
+  if (!version) throw notFound();
+  const stored = await services.pdfs.getWithMetadata(pdfObjectKey(link.uuid));
+  if (!stored) throw notFound();
+  const { metadata, bytes } = stored;
+  if (!metadata) return downloadFromDatabase(services, link, record);
+  const now = services.clock.now();
+  if (metadata.qrKeyVersion !== version || !opens(metadata, link, now)) {
+    throw notFound();
+  }
+  if (record) {
+    services.background(
+      "qr_access",
+      recordQrAccess(documentShard(services.shards, link.uuid), link.uuid, {
+        at: now,
+        requestId: services.requestId,
+      }),
+    );
+  }
+  return { uuid: link.uuid, bytes };
 }
