@@ -31,8 +31,9 @@ interface Pending {
   handOver: () => void;
 }
 
-// How long no new call may start before the Worker counts as waiting: longer
-// than its own work between two calls (hashing, JSON), on a loaded machine too.
+// How long no new call may start, while calls are held, before the Worker
+// counts as waiting on them: longer than its own work between two calls that
+// are both in flight (hashing, JSON), on a loaded machine too.
 const QUIET_MS = 10;
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
