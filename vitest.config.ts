@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
@@ -34,6 +34,18 @@ export default defineConfig({
                       `fonts/fallback/${new URL(request.url).pathname.slice(1)}.ttf`,
                     ),
                   ),
+                // README, for the round-trip test that checks its table;
+                // rewritten only when UPDATE_ROUNDTRIPS=1 asks for it.
+                README: async (request: Request) => {
+                  if (request.method !== "PUT") {
+                    return new Response(await readFile("README.md"));
+                  }
+                  if (process.env.UPDATE_ROUNDTRIPS !== "1") {
+                    return new Response(null, { status: 403 });
+                  }
+                  await writeFile("README.md", await request.text());
+                  return new Response(null, { status: 204 });
+                },
               },
             },
           }),

@@ -199,11 +199,22 @@ export function benchTable(results: BenchResults): string {
 }
 
 /** README with the text between the markers replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
+export const withTable = (readme: string, table: string): string =>
+  withBlock(readme, [TABLE_START, TABLE_END], table);
+
+/**
+ * README with the text between two markers replaced by `text`: the blocks
+ * that are generated (this table, the round trips of test/roundtrips).
+ */
+export function withBlock(
+  readme: string,
+  [startMarker, endMarker]: [string, string],
+  text: string,
+): string {
+  const start = readme.indexOf(startMarker);
+  const end = readme.indexOf(endMarker);
   if (start < 0 || end < start) {
-    throw new Error(`README has no ${TABLE_START} … ${TABLE_END} block`);
+    throw new Error(`README has no ${startMarker} … ${endMarker} block`);
   }
-  return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
+  return `${readme.slice(0, start + startMarker.length)}\n${text}\n${readme.slice(end)}`;
 }

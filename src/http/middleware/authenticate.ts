@@ -1,5 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import { authenticate, type Credential } from "../../domain/authenticate";
+import {
+  forgetCaller,
+  startRateCount,
+} from "../../domain/credential-rate-limit";
 import type { AppEnv } from "../../env";
 import { clientIp } from "../client-ip";
 import { enforceCallerLimits } from "./caller-limits";
@@ -14,19 +18,25 @@ export type AuthenticatedEnv = AppEnv & {
 
 /**
  * Requires `Authorization: Bearer <key>`, puts the credential on the context
- * and applies the limits of every authenticated request.
+ * and applies the limits of every authenticated request. A key this isolate
+ * knows from this IP has its request counted while it is checked (one round
+ * trip instead of two); the check's refusal still wins over the count's.
  */
 export const requireCredential = createMiddleware<AuthenticatedEnv>(
   async (c, next) => {
-    const match = BEARER.exec(c.req.header("Authorization") ?? "");
-    const credential = await authenticate(
-      c.var.services.shards,
-      c.var.services.clock,
-      match?.[1] ?? null,
-      clientIp(c.req.raw),
-    );
+    const { services } = c.var;
+    const key = BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? null;
+    const ip = clientIp(c.req.raw);
+    const early = await startRateCount(services, key, ip);
+    let credential: Credential;
+    try {
+      credential = await authenticate(services.shards, services.clock, key, ip);
+    } catch (error) {
+      forgetCaller(early);
+      throw error;
+    }
     c.set("credential", credential);
-    await enforceCallerLimits(c.var.services, credential);
+    await enforceCallerLimits(services, credential, early);
     await next();
   },
 );

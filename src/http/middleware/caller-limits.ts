@@ -1,6 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import type { Credential } from "../../domain/authenticate";
-import { enforceCredentialRateLimit } from "../../domain/credential-rate-limit";
+import {
+  type EarlyRateCount,
+  enforceCredentialRateLimit,
+} from "../../domain/credential-rate-limit";
 import {
   demoUnavailable,
   enforceDemoRateLimit,
@@ -12,14 +15,16 @@ import type { AuthenticatedEnv } from "./authenticate";
 /**
  * The limits of any authenticated request, checked right after
  * authentication (decisions.md: before the body is looked at). A real key may
- * make so many requests a minute; a demo token works only while the demo is on.
+ * make so many requests a minute (counted from `early` when it was started
+ * before authentication); a demo token works only while the demo is on.
  */
 export async function enforceCallerLimits(
   services: DocumentServices,
   credential: Credential,
+  early: EarlyRateCount | null,
 ): Promise<void> {
   if (credential.environment !== "demo") {
-    await enforceCredentialRateLimit(services, credential);
+    await enforceCredentialRateLimit(services, credential, early);
     return;
   }
   if (!services.demo.enabled) throw demoUnavailable();

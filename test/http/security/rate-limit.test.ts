@@ -1,6 +1,10 @@
+import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
+import { createApp } from "../../../src/app";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "../../../src/domain/credential-rate-limit";
+import { renderDocumentPdf } from "../../../src/pdf/render-document";
+import { CallLedger, countingBindings } from "../../helpers/counting-bindings";
 import { createCredential } from "../../helpers/credentials";
 import { expectContractError } from "../../helpers/error-contract";
 import { rateLimiterDown } from "../../helpers/faults";
@@ -8,8 +12,10 @@ import {
   bearer,
   callWithClock,
   fixedClock,
+  fromIp,
   HEAVY_TEST_MS,
   jsonRequest,
+  ORIGIN,
 } from "../../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
@@ -83,6 +89,100 @@ describe("per-credential rate limit", () => {
       body: "x".repeat(200_000),
     });
     expect(response.status).toBe(429);
+  });
+});
+
+describe("a key this isolate knows from this IP", () => {
+  const clock = fixedClock(NOW);
+  const request = callWithClock(clock);
+  const A = "192.0.2.61";
+  const B = "192.0.2.62";
+  const setCredential = (id: string, column: string, value: unknown) =>
+    env.DB_0.prepare(`UPDATE credentials SET ${column} = ? WHERE id = ?`)
+      .bind(value, id)
+      .run();
+
+  it("has its request counted while the key is checked, one round trip for both", async () => {
+    const { key } = await createCredential();
+    const ledger = new CallLedger();
+    const app = createApp({ clock, renderPdf: renderDocumentPdf });
+    const bindings = countingBindings(env, ledger);
+    const chainFrom = async (ip: string) => {
+      const { calls } = await ledger.measureRequest(
+        async () =>
+          app.fetch(
+            new Request(`${ORIGIN}${NEVER_ISSUED}`, {
+              headers: {
+                Authorization: `Bearer ${key}`,
+                "CF-Connecting-IP": ip,
+              },
+            }),
+            bindings,
+            createExecutionContext(),
+          ),
+        async () => undefined,
+      );
+      return calls.slice(0, 2).map(({ label, depth }) => [depth, label]);
+    };
+    const sequential = [
+      [1, "D1 select credentials"],
+      [2, "RATE_LIMITER consume"],
+    ];
+    expect(await chainFrom(A)).toEqual(sequential);
+    expect(await chainFrom(A)).toEqual([
+      [1, "RATE_LIMITER consume"],
+      [1, "D1 select credentials"],
+    ]);
+    // Known from A only: from B the key is checked before anything counts.
+    expect(await chainFrom(B)).toEqual(sequential);
+  });
+
+  it("is refused with 401 once revoked, not with the 429 its count says", async () => {
+    const { key, id } = await createCredential({ rateLimitPerMinute: 1 });
+    const fromA = fromIp(request, A);
+    expect((await fromA("/api/v1/documents", bearer(key))).status).toBe(200);
+    expect((await fromA("/api/v1/documents", bearer(key))).status).toBe(429);
+    await setCredential(id, "revoked_at", NOW);
+    expect((await fromA("/api/v1/documents", bearer(key))).status).toBe(401);
+  });
+
+  it("spends nothing of its budget on unknown keys or on IPs it does not allow", async () => {
+    // A clock of its own: the window must pass within this test.
+    const clock = fixedClock(NOW);
+    const request = callWithClock(clock);
+    const { key } = await createCredential({
+      rateLimitPerMinute: 2,
+      allowedIps: [A],
+    });
+    const unknown = `sk_test_${"x".repeat(40)}`;
+    const statusFrom = async (ip: string, withKey = key) =>
+      (await fromIp(request, ip)(NEVER_ISSUED, bearer(withKey))).status;
+    expect([await statusFrom(A), await statusFrom(A)]).toEqual([404, 404]);
+    expect([await statusFrom(B), await statusFrom(B)]).toEqual([403, 403]);
+    expect([
+      await statusFrom(A, unknown),
+      await statusFrom(B, unknown),
+    ]).toEqual([401, 401]);
+    clock.set(NOW + MINUTE);
+    expect(await statusFrom(B)).toBe(403);
+    expect([await statusFrom(A), await statusFrom(A)]).toEqual([404, 404]);
+    expect(await statusFrom(A)).toBe(429);
+  });
+
+  it("is counted on its credential's limit as it is now, raised or lowered", async () => {
+    const raised = await createCredential({ rateLimitPerMinute: 1 });
+    const fromA = fromIp(request, A);
+    const statusOf = (key: string) => fromA(NEVER_ISSUED, bearer(key));
+    expect((await statusOf(raised.key)).status).toBe(404);
+    expect((await statusOf(raised.key)).status).toBe(429);
+    await setCredential(raised.id, "rate_limit_per_minute", 3);
+    expect((await statusOf(raised.key)).status).toBe(404);
+
+    const lowered = await createCredential({ rateLimitPerMinute: 5 });
+    expect((await statusOf(lowered.key)).status).toBe(404);
+    expect((await statusOf(lowered.key)).status).toBe(404);
+    await setCredential(lowered.id, "rate_limit_per_minute", 2);
+    expect((await statusOf(lowered.key)).status).toBe(429);
   });
 });
 
