@@ -31,18 +31,6 @@ const BUDGETS: Record<string, number> = {
   "QR after the deletion window": 1,
 };
 
-/**
- * The budgets the code does not meet yet: their tests are expected to fail
- * (`it.fails`) until the cuts of issue 16 are made. A cut that meets one
- * makes its test fail, and its name comes off this list.
- */
-const NOT_YET_MET = new Set([
-  "Create with a reference",
-  "Identical retry",
-  "Authenticated PDF",
-  "QR after the deletion window",
-]);
-
 const README_BLOCK: [string, string] = [
   "<!-- round-trips:start (UPDATE_ROUNDTRIPS=1 npx vitest run --project worker test/roundtrips) -->",
   "<!-- round-trips:end -->",
@@ -186,8 +174,7 @@ describe("round trips of every operation", () => {
   });
 
   for (const [name, budget] of Object.entries(BUDGETS)) {
-    const test = NOT_YET_MET.has(name) ? it.fails : it;
-    test(`${name}: at most ${budget} sequential calls`, () => {
+    it(`${name}: at most ${budget} sequential calls`, () => {
       const row = rows.find((measured) => measured.operation === name);
       expect(row).toBeDefined();
       expect(row && withinBudget(row), JSON.stringify(row)).toBe(true);
