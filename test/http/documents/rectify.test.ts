@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
 import { changedFields } from "../../../src/domain/documents/changed-fields";

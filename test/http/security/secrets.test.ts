@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
 import { sha256Hex } from "../../../src/domain/sha256";
