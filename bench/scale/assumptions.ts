@@ -20,20 +20,23 @@ export const YEAR = {
   correctionShare: 0.02,
   deletionShare: 0.01,
   referenceShare: 0.7,
+  // A create with a reference sent again (an ERP's timeout): the retry
+  // reads the reservation, noting and clearing a PDF, and records "retried".
+  retriesPerReferencedCreate: 0.05,
   qrScansPerDocument: 0.3,
-  // Where in a document's life its QR scans fall: within the deletion
-  // window plus its margin (3 h: D1 read, then the access recorded),
-  // later on its day (the access recorded through waitUntil), or after
-  // the archiver (the event stays in D1 for good).
-  qrScanAges: { withinDeletionWindow: 0.5, sameDay: 0.4, afterArchive: 0.1 },
+  // Scans after the archiver: their event stays in D1 for good (the
+  // earlier ones are archived with the document).
+  qrScansAfterArchive: 0.1,
   // Every document's PDF (or QR image) fetched once by its issuer.
   downloadsPerDocument: 1,
   listsPerDocument: 0.1,
-  // Every authenticated request reads its credential in the directory
-  // (shard 0): no cache, since a revocation takes effect on the next request.
-  directoryReadsPerApiRequest: 1,
-  // One live credential per organization, so that the largest
-  // organization's list lives in one home shard.
+  // Every authenticated request reads its credential (with its
+  // organization) in the shard of its key's hash: no cache, since a
+  // revocation takes effect on the next request.
+  credentialReadsPerApiRequest: 1,
+  // One live credential per organization: all of the largest
+  // organization's requests authenticate in one shard, and its list lives
+  // in one home shard.
   credentialsPerOrganization: 1,
   kindMix: { readme: 0.25, typical: 0.74, largest: 0.01 },
   // Monday to Sunday.
@@ -44,7 +47,9 @@ export const YEAR = {
     0.5, 0.5, 0.5, 0.5, 0.5, 3, 8, 11, 10, 8, 7, 6.5, 6, 5, 5, 5.5, 5.5, 5, 4,
     3, 2, 1.5, 1, 0.5,
   ],
-  archiverBatch: 50,
+  // wrangler.toml's cron (*/5 * * * *): demo purge, orphan sweep and
+  // archiver, one shard after the other.
+  cronIntervalSeconds: 300,
   // Documents of a year drawn through the real routing functions; each
   // stands for documents / sampledDocuments of them.
   sampledDocuments: 1_000_000,
@@ -81,23 +86,21 @@ export const DEFAULT_ROWS_PER_KIND = 10_000;
 
 /** The assumptions in words, as printed and written into the JSON. */
 export function describeAssumptions(shards: number, volume: Volume): string[] {
-  const scans = YEAR.qrScanAges;
   const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
   return [
     `${volume.documents.toLocaleString("en")} documents a year (corrections included), all live, no demo traffic`,
     `${YEAR.organizations.toLocaleString("en")} organizations, sizes Zipf-distributed with exponent ${YEAR.zipfExponent}; ${YEAR.credentialsPerOrganization} credential each`,
-    `${percent(YEAR.correctionShare)} corrections (in the original's bucket; with a new reference when the original had one), ${percent(YEAR.deletionShare)} deletions, ${percent(YEAR.referenceShare)} of documents with a reference`,
+    `${percent(YEAR.correctionShare)} corrections (addressed by uuid, of a document still hot; in the original's bucket, with a new reference as often as documents have one), ${percent(YEAR.deletionShare)} deletions, ${percent(YEAR.referenceShare)} of documents with a reference, ${percent(YEAR.retriesPerReferencedCreate)} of creates with a reference retried`,
     `document kinds: ${percent(YEAR.kindMix.readme)} README's example, ${percent(YEAR.kindMix.typical)} typical, ${percent(YEAR.kindMix.largest)} largest allowed`,
-    `${YEAR.qrScansPerDocument} QR scans per document: ${percent(scans.withinDeletionWindow)} within 3 h of issue (D1 read + write), ${percent(scans.sameDay)} later that day (write through waitUntil), ${percent(scans.afterArchive)} after archiving (write; its event stays in D1)`,
+    `${YEAR.qrScansPerDocument} QR scans per document, each a D1 read and the access recorded (the QR path as built on scale-core); ${percent(YEAR.qrScansAfterArchive)} of them after archiving (their event stays in D1)`,
     `${YEAR.downloadsPerDocument} authenticated PDF download per document, ${YEAR.listsPerDocument} list calls per document`,
-    `${YEAR.directoryReadsPerApiRequest} directory read (shard 0) per authenticated request: no credential cache`,
+    `${YEAR.credentialReadsPerApiRequest} credential read per authenticated request, in the shard of its key's hash (one query, joined with the organization's copy there): no credential cache; every shard holds a copy of every organization`,
     `week: Monday to Sunday weighted ${YEAR.weekdayWeights.join(", ")}; day: hourly shares (%) ${YEAR.hourShares.join(", ")} from 0 h`,
-    `busiest second: ${volume.peakIssuesPerSecond} issues, each with its own download and, at the per-document rates above, its list call, correction and deletion; QR scans of earlier documents at ${YEAR.qrScansPerDocument} per issue; the archiver at the busiest hour's mean rate`,
-    `D1 cost of a query: the larger of the local SQLite time measured here and D1's stated ${D1.statedReadMs} ms a read, ${D1.statedWriteMs} ms a write transaction (statement or batch)`,
-    `archiver: bounded batches of ${YEAR.archiverBatch} documents (one read, one write batch per shard), summaries purged in batches of ${YEAR.archiverBatch} in their home shard`,
+    `busiest second: ${volume.peakIssuesPerSecond} issues, each with its own download and, at the per-document rates above, its retry, list call, correction and deletion; QR scans of earlier documents at ${YEAR.qrScansPerDocument} per issue; and in every shard the cron's whole visit (worst case: it falls in that second), with the archiver's documents of ${YEAR.cronIntervalSeconds} s at the busiest hour's rate`,
+    `D1 cost of a call: the larger of the local SQLite time of its round trips measured here (the service's src/db functions over node:sqlite) and D1's stated ${D1.statedReadMs} ms a read, ${D1.statedWriteMs} ms a write transaction (statement or batch), per round trip`,
     `one year: every document older than ${HOT_HOURS} h is a slim row; the last ${HOT_HOURS} h are a busiest weekday's documents, hot`,
-    `bytes per row measured with dbstat (4 KiB pages, node:sqlite) after inserting rows in v8 uuid order, as the archiver leaves them (no VACUUM)`,
-    `R2: one PDF put and one archive put per document, a get and a put per deletion (its metadata rewritten), a get per QR scan and per download; Standard storage at one year; prices ${R2_PRICES.storagePerGbMonth} $/GB-month, ${R2_PRICES.classAPerMillion} $/million Class A, ${R2_PRICES.classBPerMillion} $/million Class B, no free tier`,
+    `bytes per row measured with dbstat (4 KiB pages, node:sqlite) after writing rows in v8 uuid order with the service's calls, as the service's archiver leaves them (no VACUUM)`,
+    `R2: one PDF put and one archive put per document, a get per QR scan and per download (a deletion changes only D1, as built); Standard storage at one year; prices ${R2_PRICES.storagePerGbMonth} $/GB-month, ${R2_PRICES.classAPerMillion} $/million Class A, ${R2_PRICES.classBPerMillion} $/million Class B, no free tier`,
     `${shards} shards, bucket b in shard b mod ${shards}; thresholds ${D1.shardLimitBytes / 1e9} GB per shard at one year, ${percent(D1.peakBusyLimit)} of a shard's time in the busiest second`,
   ];
 }

@@ -1,32 +1,30 @@
 // The three documents the simulation measures, issued by the real code as far
 // as Node runs it: validation and normalization, request hash, render, SHA-256
-// and the PDF envelope (bench/issue-step.ts), then the rows a create writes,
-// routed by src/domain/shard-routing.ts.
+// and the PDF envelope (bench/issue-step.ts), then the row a create writes,
+// its uuid planned by src/domain/documents/issue-document.ts.
 import { readFile } from "node:fs/promises";
 import { longText } from "../../fixtures/documents";
 import type {
-  auditEvents,
   CredentialRow,
-  documentSummaries,
-  documents,
+  DocumentRow,
   OrganizationRow,
-  referenceReservations,
 } from "../../src/db/schema";
 import { newCredential } from "../../src/domain/api-keys";
-import { requestHash } from "../../src/domain/documents/request-hash";
-import { randomBase62 } from "../../src/domain/random";
+import type { Credential } from "../../src/domain/authenticate";
 import {
-  newDocumentUuid,
-  referenceBucket,
-} from "../../src/domain/shard-routing";
+  planIssue,
+  versionRow,
+} from "../../src/domain/documents/issue-document";
+import { requestHash } from "../../src/domain/documents/request-hash";
+import { newId, randomBase62 } from "../../src/domain/random";
+import { newDocumentUuid } from "../../src/domain/shard-routing";
 import {
   type DocumentRequest,
   documentRequestSchema,
 } from "../../src/schemas/document-request";
-import { sealPdf } from "../../src/storage/pdf-envelope";
 import { diskFontSource } from "../disk-fonts";
 import { fullRequest, largestRequest } from "../fixtures";
-import { issueWithoutIo, pdfKeyring } from "../issue-step";
+import { issueWithoutIo } from "../issue-step";
 
 export const KINDS = ["readme", "typical", "largest"] as const;
 export type Kind = (typeof KINDS)[number];
@@ -103,8 +101,6 @@ export interface IssuedKind {
   pdfPages: number;
   /** The PDF object in R2: the PDF in its envelope. */
   storedPdfBytes: number;
-  /** The archive object in R2: body and audit trail in the same envelope. */
-  storedArchiveBytes: number;
 }
 
 export async function issueKind(kind: Kind): Promise<IssuedKind> {
@@ -119,22 +115,6 @@ export async function issueKind(kind: Kind): Promise<IssuedKind> {
     createdAt,
     diskFontSource(ROOT),
   );
-  const event = (type: string) => ({
-    type,
-    credential_id: `cred_${randomBase62(24)}`,
-    request_id: `req_${randomBase62(24)}`,
-    occurred_at: createdAt,
-  });
-  const archive = JSON.stringify({
-    data,
-    metadata,
-    audit_events: [event("issued"), event("pdf_downloaded")],
-  });
-  const sealedArchive = await sealPdf(
-    pdfKeyring,
-    `archive/${uuid}.json`,
-    new TextEncoder().encode(archive),
-  );
   return {
     kind,
     request,
@@ -145,7 +125,6 @@ export async function issueKind(kind: Kind): Promise<IssuedKind> {
     pdfBytes: issued.pdfBytes,
     pdfPages: issued.pages,
     storedPdfBytes: issued.sealed.byteLength,
-    storedArchiveBytes: sealedArchive.byteLength,
   };
 }
 
@@ -157,7 +136,7 @@ export async function directory(
   const entries = [];
   for (let i = 0; i < count; i++) {
     const organization: OrganizationRow = {
-      id: `org_${randomBase62(24)}`,
+      id: newId("org"),
       name: `Transportes ${randomBase62(12)} SL`,
       documentLocale: "es",
       createdAt,
@@ -172,75 +151,50 @@ export async function directory(
   return entries;
 }
 
-type AuditEventRow = typeof auditEvents.$inferInsert;
-
-/** Everything one create writes, in whichever shards they live. */
-export interface CreateRows {
-  document: typeof documents.$inferInsert;
-  reservation: typeof referenceReservations.$inferInsert;
-  /** "issued", then a "pdf_downloaded" a second later. */
-  events: [AuditEventRow, AuditEventRow];
-  summary: typeof documentSummaries.$inferInsert;
-}
+/** A credential as authentication hands it to the document rules. */
+export const credentialOf = (row: CredentialRow): Credential => ({
+  id: row.id,
+  organizationId: row.organizationId,
+  environment: row.environment,
+  rateLimitPerMinute: row.rateLimitPerMinute,
+  expiresAt: row.expiresAt,
+  documentLocale: "es",
+});
 
 /** The kind's reference with its last 7 characters numbered: unique, same length. */
-const numberedReference = (reference: string, n: number): string =>
-  `${reference.slice(0, -7)}${String(n).padStart(7, "0")}`;
+export const numberedReference = (issued: IssuedKind, n: number): string => {
+  const reference = issued.request.reference ?? "PED-2026-0001";
+  return `${reference.slice(0, -7)}${String(n).padStart(7, "0")}`;
+};
 
-/** The rows of the n-th document of a kind, issued at `createdAt` by `credential`. */
-export function createRows(
+/**
+ * The row of a version of a kind issued at `createdAt` by `credential`, as
+ * issue-document.ts makes it: its uuid planned by the service (the
+ * reference's bucket, the original's for a correction, any otherwise).
+ */
+export function issuedRow(
   issued: IssuedKind,
-  credential: CredentialRow,
-  n: number,
+  credential: Credential,
   createdAt: number,
-): CreateRows {
-  const { metadata, ...data } = issued.request;
-  const reference = numberedReference(data.reference ?? "PED-2026-0001", n);
-  const scope = {
-    organizationId: credential.organizationId,
-    environment: credential.environment,
-  };
-  const uuid = newDocumentUuid(referenceBucket(scope, reference), createdAt);
-  const by = { credentialId: credential.id, documentUuid: uuid };
-  return {
-    document: {
+  version: { reference: string | null; rectifies?: DocumentRow },
+): DocumentRow {
+  const { reference, rectifies } = version;
+  const clock = { now: () => createdAt };
+  const { uuid } = planIssue({ clock }, credential, reference, rectifies);
+  return versionRow(
+    credential,
+    { ...issued.request, reference },
+    {
       uuid,
-      credentialId: credential.id,
-      ...scope,
-      reference,
       createdAt,
-      transportDate: data.transport_date,
-      data: JSON.stringify({ ...data, reference }),
-      metadata: metadata === null ? null : JSON.stringify(metadata),
-      requestHash: issued.requestHash,
-      documentLocale: "es",
+      rectifiesUuid: rectifies?.uuid ?? null,
       qrKeyVersion: "v1",
-      pdfSha256: issued.pdfSha256,
-      pdfSizeBytes: issued.pdfBytes,
-      pdfPages: issued.pdfPages,
-    },
-    reservation: { ...scope, reference, ...by, createdAt },
-    events: [
-      {
-        ...by,
-        type: "issued",
-        requestId: `req_${randomBase62(24)}`,
-        occurredAt: createdAt,
+      requestHash: issued.requestHash,
+      pdf: {
+        sha256: issued.pdfSha256,
+        sizeBytes: issued.pdfBytes,
+        pages: issued.pdfPages,
       },
-      {
-        ...by,
-        type: "pdf_downloaded",
-        requestId: `req_${randomBase62(24)}`,
-        occurredAt: createdAt + 1000,
-      },
-    ],
-    summary: {
-      uuid,
-      credentialId: credential.id,
-      reference,
-      createdAt,
-      transportDate: data.transport_date,
-      rectifiesUuid: null,
     },
-  };
+  );
 }

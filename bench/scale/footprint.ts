@@ -1,33 +1,28 @@
 // Part 1: the bytes one document takes in its shard, hot and once archived,
 // measured with dbstat on a fresh database that holds `rows` documents of one
-// kind inserted in the order their v8 uuids give (creation time first).
-import { sql as raw } from "drizzle-orm";
-import type { CredentialRow } from "../../src/db/schema";
-import { auditEvents, credentials, organizations } from "../../src/db/schema";
-import { HOT_HOURS, YEAR } from "./assumptions";
+// kind, written by the service's own D1 calls (calls.ts) in the order their
+// v8 uuids give (creation time first), then archived by the service's own
+// archiver (src/domain/documents/archive-documents.ts).
+import { insertOrganizationWithCredential } from "../../src/db/credentials";
 import {
-  type CreateRows,
-  createRows,
+  auditEvents,
+  type CredentialRow,
+  type DocumentRow,
+} from "../../src/db/schema";
+import { archiveDocuments } from "../../src/domain/documents/archive-documents";
+import { createArchiveStore } from "../../src/storage/archive-store";
+import { pdfKeyring } from "../issue-step";
+import { YEAR } from "./assumptions";
+import * as calls from "./calls";
+import {
+  credentialOf,
   directory,
   type IssuedKind,
+  issuedRow,
+  numberedReference,
 } from "./documents";
-import { type Built, built, ShardDatabase, sql } from "./shard-database";
-import {
-  archiveCommit,
-  archiveCommitByReinsert,
-  archiveSelect,
-  commitCorrection,
-  commitCreate,
-  documentFromColumns,
-  hotBatchUuids,
-  insertSummary,
-  markDeleted,
-  pendingPdfNote,
-  purgeSummaries,
-  recordDownload,
-  recordQrAccess,
-  reserveReference,
-} from "./statements";
+import { MemoryBucket } from "./memory-bucket";
+import { ShardDatabase } from "./shard-database";
 
 export const HOUR = 3_600_000;
 /** The day the measured documents are issued. */
@@ -55,10 +50,12 @@ export interface Footprint {
   hot: DocumentBytes & { total: number };
   /**
    * What stays after the archiver: the slim row and the reservation, with
-   * their indexes, as each archiver write leaves the pages, and after VACUUM
-   * (what the rows themselves need).
+   * their indexes, as the archiver leaves the pages, and after VACUUM (what
+   * the rows themselves need).
    */
-  slim: Record<ArchiverWrite | "vacuumed", SlimBytes>;
+  slim: { archived: SlimBytes; vacuumed: SlimBytes };
+  /** The archive object in R2 (body and audit trail, sealed), on average. */
+  storedArchiveBytes: number;
 }
 
 const tableGroups = {
@@ -87,128 +84,116 @@ function perDocument(
   };
 }
 
-const auditEventCount = (db: ShardDatabase): number =>
-  (
-    db.all(
-      built(
-        sql
-          .select({ events: raw<number>`count(*)`.as("events") })
-          .from(auditEvents),
-      ),
-    ) as { events: number }[]
-  )[0]?.events ?? 0;
-
 /** A fresh shard database in memory (dbstat counts its pages as on disk), closed after `use`. */
 export async function withShardDatabase<T>(
-  use: (db: ShardDatabase) => Promise<T>,
+  use: (shard: ShardDatabase) => Promise<T>,
 ): Promise<T> {
-  const db = new ShardDatabase(":memory:");
+  const shard = new ShardDatabase(":memory:");
   try {
-    return await use(db);
+    return await use(shard);
   } finally {
-    db.close();
+    shard.close();
   }
 }
 
-/** The directory's rows (organizations and their credential), inserted. */
+/** Organizations and their one credential each, inserted as a new organization is. */
 export async function insertDirectory(
-  db: ShardDatabase,
+  shard: ShardDatabase,
   count: number,
 ): Promise<CredentialRow[]> {
   const entries = await directory(count, DAY_START);
-  for (let i = 0; i < entries.length; i += 500) {
-    const slice = entries.slice(i, i + 500);
-    db.batch([
-      built(sql.insert(organizations).values(slice.map((e) => e.organization))),
-      built(sql.insert(credentials).values(slice.map((e) => e.credential))),
-    ]);
+  for (const { organization, credential } of entries) {
+    await insertOrganizationWithCredential(shard.db, organization, credential);
   }
   return entries.map((entry) => entry.credential);
 }
 
+const every = (share: number) => Math.round(1 / share);
+
 /**
- * `rows` documents issued over one day, each written as a create writes it
- * (pending note, then the batch, then the summary). At the per-document
- * rates of the year, some are corrected, deleted or scanned afterwards.
+ * `rows` documents with a reference issued over one day, each written as a
+ * create writes it; at the per-document rates of the year, some are
+ * corrections (with their own reference), retried, deleted or scanned
+ * afterwards. Every shard is this one database.
  */
-export function issueDay(
-  db: ShardDatabase,
+export async function issueDay(
+  shard: ShardDatabase,
   issued: IssuedKind,
   issuers: readonly CredentialRow[],
   rows: number,
-): CreateRows[] {
-  const created: CreateRows[] = [];
-  const every = (share: number) => Math.round(1 / share);
+): Promise<DocumentRow[]> {
+  const { db } = shard;
+  const created: DocumentRow[] = [];
   for (let n = 0; n < rows; n++) {
     const at = DAY_START + Math.floor((n * 24 * HOUR) / rows);
-    const issuer = issuers[n % issuers.length] as CredentialRow;
-    const document = createRows(issued, issuer, n, at);
-    const original = created[n - 1];
-    const statements: Built[] = [pendingPdfNote(document.document.uuid, at)];
-    const correction = n % every(YEAR.correctionShare) === 1 && original;
-    statements.push(
-      ...(correction
-        ? [
-            reserveReference(document),
-            ...commitCorrection(document, original.document.uuid),
-          ]
-        : commitCreate(document)),
-      insertSummary(document),
-      recordDownload(document.events[1]),
+    const credential = credentialOf(
+      issuers[n % issuers.length] as CredentialRow,
     );
+    const reference = numberedReference(issued, n);
+    const original = created[n - 1];
+    // The previous document: never one of the deleted (n a multiple of 100).
+    const correction = n % every(YEAR.correctionShare) === 2 && original;
+    const row = issuedRow(issued, credential, at, {
+      reference,
+      ...(correction ? { rectifies: original } : {}),
+    });
+    if (correction) {
+      await calls.reserveReference(db, row);
+      await calls.notePendingPdf(db, row);
+      await calls.commitCorrection(db, row);
+      original.rectifiedByUuid = row.uuid;
+    } else {
+      await calls.findReservationNotingPdf(db, row);
+      await calls.commitCreate(db, row);
+    }
+    await calls.listDocument(db, row);
+    await calls.clearPendingPdf(db, row);
+    if (!correction && n % every(YEAR.retriesPerReferencedCreate) === 0) {
+      const retry = issuedRow(issued, credential, at + 1000, { reference });
+      await calls.findReservationNotingPdf(db, row, retry);
+      await calls.clearPendingPdf(db, retry);
+      await calls.recordEvent(db, row, "retried", retry.createdAt);
+    }
+    await calls.recordEvent(db, row, "pdf_downloaded", at + 2000);
     if (n % every(YEAR.deletionShare) === 0) {
-      statements.push(
-        ...markDeleted(document.document.uuid, issuer.id, at + HOUR),
-      );
+      if (await calls.deleteDocument(db, row, at + HOUR)) {
+        row.deletedAt = at + HOUR;
+      }
+      await calls.unlistDocument(db, row);
     }
     if (n % 10 < YEAR.qrScansPerDocument * 10) {
-      statements.push(...recordQrAccess(document.document.uuid, at + 2 * HOUR));
+      await calls.recordQrScan(db, row, at + 2 * HOUR);
     }
-    db.batch(statements);
-    if (correction) original.document.rectifiedByUuid = document.document.uuid;
-    created.push(document);
+    created.push(row);
   }
   return created;
 }
 
-/** How the archiver's D1 write leaves a row slim (see statements.ts). */
-export const ARCHIVER_WRITES = ["update", "reinsert"] as const;
-export type ArchiverWrite = (typeof ARCHIVER_WRITES)[number];
-
-/** The archiver over every row older than the hot window, then the summaries' purge. */
-function archiveAll(
-  db: ShardDatabase,
+/** The archiver's cron task, run at `now` until it finds nothing more to do. */
+async function archiveAll(
+  shard: ShardDatabase,
+  bucket: MemoryBucket,
+  now: number,
   rows: number,
-  write: ArchiverWrite,
-): void {
-  const before = DAY_START + (24 + HOT_HOURS) * HOUR;
-  const batch = YEAR.archiverBatch;
-  for (let done = 0; done < rows; done += batch) {
-    if (write === "update") {
-      const uuids = (
-        db.all(hotBatchUuids(before, batch)) as { uuid: string }[]
-      ).map((row) => row.uuid);
-      db.batch(archiveCommit(uuids, before));
-    } else {
-      const [documents] = archiveSelect(before, batch);
-      const read = (
-        db.all(documents as Built) as Record<string, unknown>[]
-      ).map(documentFromColumns);
-      db.batch(archiveCommitByReinsert(read, before));
-    }
-  }
-  for (let done = 0; done < rows; done += batch) {
-    db.run(purgeSummaries(before, batch));
+): Promise<void> {
+  const services = {
+    shards: [shard.db],
+    clock: { now: () => now },
+    archives: createArchiveStore(bucket.asR2(), pdfKeyring),
+  };
+  for (;;) {
+    const report = await archiveDocuments(services, rows);
+    if (report.documents === 0 && report.summaries === 0) return;
   }
 }
 
 const slimBytes = (
-  db: ShardDatabase,
+  shard: ShardDatabase,
   empty: Map<string, number>,
   rows: number,
 ): SlimBytes => {
   const { document, reservation } = perDocument(
-    db.bytesByTable(),
+    shard.bytesByTable(),
     empty,
     rows,
     1,
@@ -216,51 +201,33 @@ const slimBytes = (
   return { document, reservation, total: document + reservation };
 };
 
-/** A fresh shard with the directory and one day of documents of a kind. */
-async function filledShard<T>(
-  issued: IssuedKind,
-  rows: number,
-  use: (db: ShardDatabase, empty: Map<string, number>) => T,
-): Promise<T> {
-  return withShardDatabase(async (db) => {
-    const issuers = await insertDirectory(db, 100);
-    const empty = db.bytesByTable();
-    issueDay(db, issued, issuers, rows);
-    return use(db, empty);
-  });
-}
-
 export async function measureFootprint(
   issued: IssuedKind,
   rows: number,
 ): Promise<Footprint> {
-  const { hot, update, vacuumed } = await filledShard(
-    issued,
-    rows,
-    (db, empty) => {
-      const hot = perDocument(
-        db.bytesByTable(),
-        empty,
-        rows,
-        auditEventCount(db),
-      );
-      archiveAll(db, rows, "update");
-      const update = slimBytes(db, empty, rows);
-      db.vacuum();
-      return { hot, update, vacuumed: slimBytes(db, empty, rows) };
-    },
-  );
-  const reinsert = await filledShard(issued, rows, (db, empty) => {
-    archiveAll(db, rows, "reinsert");
-    return slimBytes(db, empty, rows);
+  return withShardDatabase(async (shard) => {
+    const issuers = await insertDirectory(shard, 100);
+    const empty = shard.bytesByTable();
+    await issueDay(shard, issued, issuers, rows);
+    const events = await shard.db.$count(auditEvents);
+    const hot = perDocument(shard.bytesByTable(), empty, rows, events);
+    const bucket = new MemoryBucket();
+    // Every document of the day past its read window and the archiver's margin.
+    await archiveAll(shard, bucket, DAY_START + 49 * HOUR, rows);
+    const archived = slimBytes(shard, empty, rows);
+    shard.vacuum();
+    const archives = bucket.sizes("archive/");
+    return {
+      kind: issued.kind,
+      rows,
+      hot: {
+        ...hot,
+        total:
+          hot.document + hot.reservation + 2 * hot.auditEvent + hot.summary,
+      },
+      slim: { archived, vacuumed: slimBytes(shard, empty, rows) },
+      storedArchiveBytes:
+        archives.reduce((sum, bytes) => sum + bytes, 0) / archives.length,
+    };
   });
-  return {
-    kind: issued.kind,
-    rows,
-    hot: {
-      ...hot,
-      total: hot.document + hot.reservation + 2 * hot.auditEvent + hot.summary,
-    },
-    slim: { update, reinsert, vacuumed },
-  };
 }

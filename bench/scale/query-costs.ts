@@ -1,84 +1,105 @@
-// Part 2: what each D1 query of the design costs, timed on a local SQLite
+// Part 2: what each D1 call of the service costs, timed on a local SQLite
 // shard holding the whole directory, a day of typical documents and the
-// largest organization's list window. Local SQLite time is not D1's: the
-// cost the replay uses is the larger of this and D1's stated figure.
-import { performance } from "node:perf_hooks";
-import type { CredentialRow } from "../../src/db/schema";
-import { documentSummaries } from "../../src/db/schema";
-import { newDocumentUuid } from "../../src/domain/shard-routing";
-import { percentile } from "../stats";
-import { D1, HOT_HOURS, YEAR } from "./assumptions";
-import { type CreateRows, createRows, type IssuedKind } from "./documents";
+// largest organization's list window. Each call runs through src/db over
+// d1-on-sqlite.ts, which times every round trip in SQLite. Local SQLite time
+// is not D1's: the cost the replay uses is the larger of this and D1's
+// stated figure for the call's round trips.
+import type { Database } from "../../src/db/client";
+import { insertSummary } from "../../src/db/documents";
+import type { CredentialRow, DocumentRow } from "../../src/db/schema";
+import { purgeExpiredDemoSessions } from "../../src/domain/demo/purge-expired-sessions";
 import {
-  type ArchiverWrite,
+  archiveDocuments,
+  roundsPerShard,
+} from "../../src/domain/documents/archive-documents";
+import { sweepOrphanPdfs } from "../../src/domain/documents/sweep-orphan-pdfs";
+import { BUCKET_COUNT, newDocumentUuid } from "../../src/domain/shard-routing";
+import { archiveCutoff } from "../../src/domain/windows";
+import { createArchiveStore } from "../../src/storage/archive-store";
+import { createPdfStore } from "../../src/storage/pdf-store";
+import { pdfKeyring } from "../issue-step";
+import { percentile } from "../stats";
+import { D1 } from "./assumptions";
+import * as calls from "./calls";
+import type { RoundTrip } from "./d1-on-sqlite";
+import {
+  credentialOf,
+  type IssuedKind,
+  issuedRow,
+  numberedReference,
+} from "./documents";
+import {
   DAY_START,
   HOUR,
   insertDirectory,
   issueDay,
   withShardDatabase,
 } from "./footprint";
-import { type Built, built, type ShardDatabase, sql } from "./shard-database";
-import * as statements from "./statements";
+import { MemoryBucket } from "./memory-bucket";
+import type { ShardDatabase } from "./shard-database";
 
-type QueryKind = "read" | "write";
+/** The D1 calls timed, by name (calls.ts), and the cron's visit to one shard. */
+const QUERIES = [
+  "authenticate",
+  "findReservationNotingPdf",
+  "findReservationOf",
+  "notePendingPdf",
+  "commitCreate",
+  "reserveReference",
+  "commitCorrection",
+  "listDocument",
+  "clearPendingPdf",
+  "findOwnDocument",
+  "findDocument",
+  "recordEvent",
+  "findQrTarget",
+  "recordQrScan",
+  "deleteDocument",
+  "unlistDocument",
+  "listPage",
+  "listDeepPage",
+  // The cron (every 5 minutes), on one shard: the archiver's rounds and
+  // stale summaries, the orphan sweep's look, and in shard 0 the demo purge.
+  "archiverVisit",
+  "orphanSweepVisit",
+  "demoPurgeVisit",
+] as const;
 
-/** Each query of the design, read or write (one transaction: a statement or a batch). */
-const QUERY_KINDS = {
-  authenticate: "read",
-  reservationLookup: "read",
-  pendingPdfNote: "write",
-  commitCreate: "write",
-  reserveReference: "write",
-  commitCorrection: "write",
-  insertSummary: "write",
-  readDocument: "read",
-  recordDownload: "write",
-  qrLookup: "read",
-  recordQrAccess: "write",
-  markDeleted: "write",
-  clearDeletionMark: "write",
-  deleteSummary: "write",
-  listPage: "read",
-  listDeepPage: "read",
-  archiveSelect: "read",
-  archiveCommit: "write",
-  purgeSummaries: "write",
-} as const satisfies Record<string, QueryKind>;
+export type QueryName = (typeof QUERIES)[number];
 
-export type QueryName = keyof typeof QUERY_KINDS;
+type RowCall = (db: Database, row: DocumentRow) => Promise<unknown>;
 
 export interface QueryCost {
-  kind: QueryKind;
-  statements: number;
+  /** Calls to D1 (a statement or a batch each), and how many of them write. */
+  roundTrips: number;
+  writes: number;
   localMeanMs: number;
   localP99Ms: number;
+  /** D1's stated cost of those round trips: a read 1 ms, a write transaction 4 ms. */
   statedD1Ms: number;
   /** The larger of the local mean and D1's stated figure: what the replay uses. */
   assumedMs: number;
 }
 
-/** Runs the query `runs` times, each built (and its inputs read) before its timing starts. */
-function time(
-  db: ShardDatabase,
-  name: QueryName,
+/** Runs the call `runs` times; its cost is the SQLite time of its round trips. */
+async function time(
+  shard: ShardDatabase,
   runs: number,
-  make: (run: number) => Built[],
-): QueryCost {
-  let statementCount = 0;
-  const samples = Array.from({ length: runs }, (_, run) => {
-    const query = make(run);
-    statementCount = query.length;
-    const start = performance.now();
-    if (query.length === 1) db.run(query[0] as Built);
-    else db.batch(query);
-    return performance.now() - start;
-  });
-  const kind = QUERY_KINDS[name];
+  make: (run: number) => Parameters<ShardDatabase["roundTrips"]>[0],
+): Promise<QueryCost> {
+  let trips: RoundTrip[] = [];
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    ({ trips } = await shard.roundTrips(make(run)));
+    samples.push(trips.reduce((sum, trip) => sum + trip.ms, 0));
+  }
+  const writes = trips.filter((trip) => trip.write).length;
+  const statedD1Ms =
+    writes * D1.statedWriteMs + (trips.length - writes) * D1.statedReadMs;
   const localMeanMs = samples.reduce((sum, ms) => sum + ms, 0) / samples.length;
-  const statedD1Ms = kind === "read" ? D1.statedReadMs : D1.statedWriteMs;
   return {
-    kind,
-    statements: statementCount,
+    roundTrips: trips.length,
+    writes,
     localMeanMs,
     localP99Ms: percentile(samples, 0.99),
     statedD1Ms,
@@ -86,27 +107,23 @@ function time(
   };
 }
 
-/** The largest credential's list window: `count` summaries over the last 24 hours. */
-function fillWindow(
-  db: ShardDatabase,
-  credential: CredentialRow,
+/** The largest credential's list window: `count` documents listed over the last 24 hours. */
+async function fillWindow(
+  shard: ShardDatabase,
+  credentialId: string,
   count: number,
   now: number,
 ) {
-  for (let i = 0; i < count; i += 500) {
-    const rows = Array.from({ length: Math.min(500, count - i) }, (_, j) => {
-      const createdAt =
-        now - 24 * HOUR + Math.floor(((i + j) * 24 * HOUR) / count);
-      return {
-        uuid: newDocumentUuid((i + j) % 4096, createdAt),
-        credentialId: credential.id,
-        reference: `PED-2026-${String(i + j).padStart(7, "0")}`,
-        createdAt,
-        transportDate: "2026-11-24",
-        rectifiesUuid: null,
-      };
+  for (let i = 0; i < count; i++) {
+    const createdAt = now - 24 * HOUR + Math.floor((i * 24 * HOUR) / count);
+    await insertSummary(shard.db, {
+      uuid: newDocumentUuid(i % BUCKET_COUNT, createdAt),
+      credentialId,
+      reference: `PED-2026-${String(i).padStart(7, "0")}`,
+      createdAt,
+      transportDate: "2026-11-24",
+      rectifiesUuid: null,
     });
-    db.run(built(sql.insert(documentSummaries).values(rows)));
   }
 }
 
@@ -115,151 +132,177 @@ export interface QueryCostOptions {
   repetitions: number;
   /** Summaries in the largest credential's 24-hour window. */
   largestWindow: number;
-  archiverWrite: ArchiverWrite;
+  shards: number;
+  /** Documents that come due for the archiver in one shard between two cron runs. */
+  archiverDuePerRun: number;
+}
+
+export interface ArchiverVisit {
+  /** Documents that come due in one shard between two runs, at the busiest hour. */
+  duePerRun: number;
+  /** Documents archived by one run in one shard, on average (at most its rounds' worth). */
+  archivedPerRun: number;
+  roundsPerShard: number;
 }
 
 export function measureQueryCosts(
   issued: IssuedKind,
+  organizations: number,
   options: QueryCostOptions,
 ): Promise<{
   costs: Record<QueryName, QueryCost>;
-  /** The directory's bytes (organization, credential, indexes) per organization. */
-  directoryBytesPerOrganization: number;
+  /** The directory's bytes: an organization (in every shard), a credential (in one). */
+  directoryBytes: { organization: number; credential: number };
+  archiverVisit: ArchiverVisit;
 }> {
-  return withShardDatabase(async (db) => {
-    const empty = db.bytesByTable();
-    const issuers = await insertDirectory(db, YEAR.organizations);
-    const filled = db.bytesByTable();
-    const directoryBytesPerOrganization =
-      ["organizations", "credentials"].reduce(
-        (sum, table) =>
-          sum + (filled.get(table) ?? 0) - (empty.get(table) ?? 0),
-        0,
-      ) / YEAR.organizations;
-    const day = issueDay(db, issued, issuers, options.rows);
-    const now = DAY_START + (24 + HOT_HOURS) * HOUR;
+  return withShardDatabase(async (shard) => {
+    const { db } = shard;
+    const empty = shard.bytesByTable();
+    const issuers = await insertDirectory(shard, organizations);
+    const filled = shard.bytesByTable();
+    const grew = (table: string) =>
+      ((filled.get(table) ?? 0) - (empty.get(table) ?? 0)) / organizations;
+    const directoryBytes = {
+      organization: grew("organizations"),
+      credential: grew("credentials"),
+    };
+    const day = await issueDay(shard, issued, issuers, options.rows);
+    const now = DAY_START + (24 + 25) * HOUR;
     const largest = issuers[0] as CredentialRow;
-    fillWindow(db, largest, options.largestWindow, now);
+    await fillWindow(shard, largest.id, options.largestWindow, now);
 
     const n = options.repetitions;
     const pick = <T>(items: readonly T[], i: number): T =>
       items[(i * 7919) % items.length] as T;
-    const fresh = (offset: number) =>
-      Array.from({ length: n }, (_, i) =>
-        createRows(
-          issued,
-          pick(issuers, i),
-          options.rows + offset + i,
-          now + i,
-        ),
-      );
-    const [creates, corrections, reservations] = [
-      fresh(0),
-      fresh(n),
-      fresh(2 * n),
-    ];
-    const created = (i: number) => creates[i] as CreateRows;
-    const doc = (i: number) => pick(day, i).document;
-    const since = now - 24 * HOUR;
-    const batch = YEAR.archiverBatch;
-    const archiveRuns = Math.max(
-      1,
-      Math.min(n, Math.floor(options.rows / batch / 2)),
+    const byId = new Map(issuers.map((row) => [row.id, row]));
+    const fresh = Array.from({ length: n }, (_, i) =>
+      issuedRow(issued, credentialOf(pick(issuers, i)), now + i, {
+        reference: numberedReference(issued, options.rows + i),
+      }),
     );
-
-    const costs: Partial<Record<QueryName, QueryCost>> = {};
-    const measure = (
-      name: QueryName,
-      make: (i: number) => Built[],
-      runs = n,
-    ) => {
-      costs[name] = time(db, name, runs, make);
-    };
-    measure("authenticate", (i) => [
-      statements.authenticate(pick(issuers, i).keyHash),
-    ]);
-    measure("reservationLookup", (i) => [
-      statements.reservationLookup(pick(day, i).reservation),
-    ]);
-    measure("readDocument", (i) => [
-      statements.readDocument(doc(i).uuid, doc(i).credentialId),
-    ]);
-    measure("qrLookup", (i) => [statements.qrLookup(doc(i).uuid)]);
-    measure("listPage", () =>
-      statements.listPage(largest.id, since, { offset: 0, limit: 25 }),
-    );
-    measure("listDeepPage", () =>
-      statements.listPage(largest.id, since, { offset: 999 * 25, limit: 25 }),
-    );
-    measure("pendingPdfNote", (i) => [
-      statements.pendingPdfNote(created(i).document.uuid, now),
-    ]);
-    measure("commitCreate", (i) => statements.commitCreate(created(i)));
-    measure("insertSummary", (i) => [statements.insertSummary(created(i))]);
-    measure("recordDownload", (i) => [
-      statements.recordDownload(created(i).events[1]),
-    ]);
-    measure("reserveReference", (i) => [
-      statements.reserveReference(reservations[i] as CreateRows),
-    ]);
-    // Each correction of its own original: one not corrected yet by issueDay.
+    // Each correction of its own original, neither corrected nor deleted yet.
     const originals = day.filter(
-      (rows) => rows.document.rectifiedByUuid === undefined,
+      (row) => row.rectifiedByUuid === null && row.deletedAt === null,
     );
-    measure(
-      "commitCorrection",
-      (i) =>
-        statements.commitCorrection(
-          corrections[i] as CreateRows,
-          (originals[i] as CreateRows).document.uuid,
-        ),
-      Math.min(n, originals.length),
-    );
-    measure("recordQrAccess", (i) =>
-      statements.recordQrAccess(doc(i + 2).uuid, now),
-    );
-    measure("markDeleted", (i) =>
-      statements.markDeleted(
-        created(i).document.uuid,
-        created(i).document.credentialId,
-        now,
+    const corrections = originals.slice(0, n).map((original, i) =>
+      issuedRow(
+        issued,
+        credentialOf(byId.get(original.credentialId) as CredentialRow),
+        now + i,
+        {
+          reference: numberedReference(issued, options.rows + n + i),
+          rectifies: original,
+        },
       ),
     );
-    measure("clearDeletionMark", (i) => [
-      statements.clearDeletionMark(created(i).document.uuid),
-    ]);
-    measure("deleteSummary", (i) => [
-      statements.deleteSummary(created(i).document.uuid),
-    ]);
-    measure(
-      "archiveSelect",
-      () => statements.archiveSelect(now, batch),
-      archiveRuns,
+    const created = (i: number) => fresh[i] as DocumentRow;
+    const corrected = (i: number) => corrections[i] as DocumentRow;
+    const old = (i: number) => pick(day, i);
+
+    const costs: Partial<Record<QueryName, QueryCost>> = {};
+    const measure = async (
+      name: QueryName,
+      make: (i: number) => Parameters<ShardDatabase["roundTrips"]>[0],
+      runs = n,
+    ) => {
+      costs[name] = await time(shard, runs, make);
+    };
+    await measure(
+      "authenticate",
+      (i) => (db) => calls.authenticate(db, pick(issuers, i).keyHash),
     );
-    measure(
-      "archiveCommit",
-      () => {
-        const [documents] = statements.archiveSelect(now, batch);
-        const rows = (
-          db.all(documents as Built) as Record<string, unknown>[]
-        ).map(statements.documentFromColumns);
-        return options.archiverWrite === "update"
-          ? statements.archiveCommit(
-              rows.map((row) => row.uuid),
-              now,
-            )
-          : statements.archiveCommitByReinsert(rows, now);
+    // Calls of one row each, in the order an operation makes them: on rows
+    // of the day, on a create with a reference (then its deletion), and on a
+    // correction with a new reference.
+    const onRows = async (
+      rows: (i: number) => DocumentRow,
+      sequence: Partial<Record<QueryName, RowCall>>,
+      runs = n,
+    ) => {
+      for (const [name, call] of Object.entries(sequence)) {
+        await measure(
+          name as QueryName,
+          (i) => (db) => call(db, rows(i)),
+          runs,
+        );
+      }
+    };
+    await onRows(old, {
+      findOwnDocument: calls.findOwnDocument,
+      findDocument: calls.findDocument,
+      findQrTarget: calls.findQrTarget,
+      recordQrScan: (db, row) => calls.recordQrScan(db, row, now),
+    });
+    await measure(
+      "listPage",
+      () => (db) => calls.listPage(db, largest.id, now, 1),
+    );
+    await measure(
+      "listDeepPage",
+      () => (db) => calls.listPage(db, largest.id, now, 1000),
+    );
+    await onRows(created, {
+      findReservationNotingPdf: calls.findReservationNotingPdf,
+      commitCreate: calls.commitCreate,
+      listDocument: calls.listDocument,
+      clearPendingPdf: calls.clearPendingPdf,
+      recordEvent: (db, row) =>
+        calls.recordEvent(db, row, "pdf_downloaded", now + HOUR),
+      deleteDocument: (db, row) => calls.deleteDocument(db, row, now + HOUR),
+      unlistDocument: calls.unlistDocument,
+    });
+    await onRows(
+      corrected,
+      {
+        findReservationOf: calls.findReservationOf,
+        reserveReference: calls.reserveReference,
+        notePendingPdf: calls.notePendingPdf,
+        commitCorrection: calls.commitCorrection,
       },
-      archiveRuns,
+      corrections.length,
     );
-    measure(
-      "purgeSummaries",
-      () => [statements.purgeSummaries(since, batch)],
-      archiveRuns,
+
+    const bucket = new MemoryBucket();
+    const cron = (at: number) => ({
+      shards: [db],
+      clock: { now: () => at },
+      archives: createArchiveStore(bucket.asR2(), pdfKeyring),
+      pdfs: createPdfStore(bucket.asR2(), pdfKeyring),
+    });
+    // Successive runs, each finding the next `due` documents of the day past
+    // the archiver's cutoff, with the rounds a shard gets among S.
+    const due = Math.max(1, Math.round(options.archiverDuePerRun));
+    const rounds = roundsPerShard(options.shards);
+    const visits = Math.max(1, Math.min(n, Math.floor(options.rows / due) - 1));
+    const runAt = (visit: number) =>
+      DAY_START +
+      Math.floor(((visit + 1) * due * 24 * HOUR) / options.rows) +
+      (now - archiveCutoff(now));
+    let archived = 0;
+    await measure(
+      "archiverVisit",
+      (visit) => async (db) => {
+        const report = await archiveDocuments(
+          { ...cron(runAt(visit)), shards: [db] },
+          rounds,
+        );
+        archived += report.documents;
+      },
+      visits,
+    );
+    await measure("orphanSweepVisit", () => () => sweepOrphanPdfs(cron(now)));
+    await measure(
+      "demoPurgeVisit",
+      () => () => purgeExpiredDemoSessions(cron(now)),
     );
     return {
       costs: costs as Record<QueryName, QueryCost>,
-      directoryBytesPerOrganization,
+      directoryBytes,
+      archiverVisit: {
+        duePerRun: due,
+        archivedPerRun: archived / visits,
+        roundsPerShard: rounds,
+      },
     };
   });
 }

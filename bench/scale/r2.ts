@@ -2,32 +2,26 @@
 // monthly bill then, at the list prices of scale-facts.md.
 import { R2_PRICES, type Volume, YEAR } from "./assumptions";
 import { type IssuedKind, KINDS, type Kind } from "./documents";
+import type { Footprint } from "./footprint";
 
 const GB = 1e9;
 
 export function r2Year(
   issued: Record<Kind, IssuedKind>,
+  footprints: Record<Kind, Footprint>,
   { documents }: Volume,
 ) {
-  const deletions = documents * YEAR.deletionShare;
-  const classA = {
-    pdfPuts: documents,
-    archivePuts: documents,
-    deletionMetadataPuts: deletions,
-  };
+  // The create's put and the archiver's; a deletion changes only D1.
+  const classA = { pdfPuts: documents, archivePuts: documents };
   const classB = {
     qrScanGets: documents * YEAR.qrScansPerDocument,
     downloadGets: documents * YEAR.downloadsPerDocument,
-    deletionGets: deletions,
   };
-  const mean = (bytes: (kind: IssuedKind) => number) =>
-    KINDS.reduce(
-      (sum, kind) => sum + YEAR.kindMix[kind] * bytes(issued[kind]),
-      0,
-    );
+  const mean = (bytes: (kind: Kind) => number) =>
+    KINDS.reduce((sum, kind) => sum + YEAR.kindMix[kind] * bytes(kind), 0);
   const storageBytes = {
-    pdfs: documents * mean((kind) => kind.storedPdfBytes),
-    archives: documents * mean((kind) => kind.storedArchiveBytes),
+    pdfs: documents * mean((kind) => issued[kind].storedPdfBytes),
+    archives: documents * mean((kind) => footprints[kind].storedArchiveBytes),
   };
   const total = (counts: Record<string, number>) =>
     Object.values(counts).reduce((sum, count) => sum + count, 0);

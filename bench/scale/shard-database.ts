@@ -1,30 +1,19 @@
-// One shard's database as D1 keeps it, in node:sqlite: a fresh SQLite file
-// with every migration of migrations/ applied, statements built by drizzle
-// from src/db/schema.ts, and its pages counted with the dbstat table.
+// One shard's database as D1 keeps it, in node:sqlite: a fresh SQLite
+// database with every migration of migrations/ applied, reached through the
+// service's own client (src/db/client.ts) over d1-on-sqlite.ts, and its
+// pages counted with the dbstat table.
 import { readdirSync, readFileSync } from "node:fs";
-import {
-  DatabaseSync,
-  type SQLInputValue,
-  type StatementSync,
-} from "node:sqlite";
-import { drizzle } from "drizzle-orm/sqlite-proxy";
+import { DatabaseSync } from "node:sqlite";
+import { type Database, openDatabase } from "../../src/db/client";
+import { D1OnSqlite, type RoundTrip } from "./d1-on-sqlite";
 
 const MIGRATIONS = new URL("../../migrations/", import.meta.url);
 
-/** Builds statements only: nothing runs through it. */
-export const sql = drizzle(async () => ({ rows: [] }));
-
-/** A statement as drizzle builds it. */
-export interface Built {
-  sql: string;
-  params: unknown[];
-}
-
-export const built = (query: { toSQL(): Built }): Built => query.toSQL();
-
 export class ShardDatabase {
   private readonly sqlite: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
+  private readonly d1: D1OnSqlite;
+  /** What src/db's functions take: drizzle over this shard. */
+  readonly db: Database;
 
   constructor(path: string) {
     this.sqlite = new DatabaseSync(path);
@@ -39,32 +28,17 @@ export class ShardDatabase {
         this.sqlite.exec(statement);
       }
     }
+    this.d1 = new D1OnSqlite(this.sqlite);
+    this.db = openDatabase(this.d1 as unknown as D1Database);
   }
 
-  private prepare(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.sqlite.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
-  }
-
-  run(statement: Built): void {
-    this.prepare(statement.sql).run(...(statement.params as SQLInputValue[]));
-  }
-
-  all(statement: Built): unknown[] {
-    return this.prepare(statement.sql).all(
-      ...(statement.params as SQLInputValue[]),
-    );
-  }
-
-  /** The statements in one transaction, as D1 runs a batch. */
-  batch(statements: readonly Built[]): void {
-    this.sqlite.exec("BEGIN");
-    for (const statement of statements) this.run(statement);
-    this.sqlite.exec("COMMIT");
+  /** The round trips to D1 that `work` makes, with its result. */
+  async roundTrips<T>(
+    work: (db: Database) => Promise<T>,
+  ): Promise<{ result: T; trips: RoundTrip[] }> {
+    this.d1.trips.length = 0;
+    const result = await work(this.db);
+    return { result, trips: this.d1.trips.splice(0) };
   }
 
   /** Bytes of pages (4 KiB each) held by each table, its indexes included. */

@@ -2,17 +2,17 @@
 // (src/domain/shard-routing.ts): where every kind of row lands, how many
 // bytes each shard holds after one year, and each shard's busy time in the
 // busiest second.
-import { newId } from "../../src/domain/random";
 import {
   credentialBucket,
+  keyBucket,
   randomBucket,
   referenceBucket,
   shardOfBucket,
 } from "../../src/domain/shard-routing";
 import { percentile } from "../stats";
 import { HOT_HOURS, type Volume, YEAR } from "./assumptions";
-import { KINDS, type Kind } from "./documents";
-import type { ArchiverWrite, Footprint } from "./footprint";
+import { directory, KINDS, type Kind } from "./documents";
+import type { Footprint } from "./footprint";
 import type { QueryCost, QueryName } from "./query-costs";
 
 /** A reproducible uniform [0, 1) source (mulberry32) for everything but the routing. */
@@ -39,18 +39,19 @@ function zipfShares(): number[] {
 
 export const largestOrganizationShare = (): number => zipfShares()[0] ?? 0;
 
-/** Organizations by rank, their home bucket, and a draw by share of documents. */
-function zipfOrganizations(random: () => number) {
+/** Organizations by rank, each with its one credential, and a draw by share of documents. */
+async function zipfOrganizations(random: () => number) {
   const shares = zipfShares();
   let running = 0;
   const cumulative = shares.map((share) => (running += share));
-  const organizations = cumulative.map(() => {
-    const credentialId = newId("cred");
-    return {
-      id: newId("org"),
-      homeBucket: credentialBucket({ id: credentialId, environment: "live" }),
-    };
-  });
+  const organizations = (await directory(shares.length, 0)).map(
+    ({ organization, credential }) => ({
+      id: organization.id,
+      // Where its list lives, and where its key is found.
+      homeBucket: credentialBucket(credential),
+      keyBucket: keyBucket(credential.keyHash, credential.environment),
+    }),
+  );
   /** An organization's rank, drawn by its share of documents. */
   const draw = (): number => {
     const u = random();
@@ -90,11 +91,10 @@ export function dailyProfile(volume: Volume) {
 export interface YearOptions {
   shards: number;
   volume: Volume;
-  archiverWrite: ArchiverWrite;
   sampledDocuments: number;
   sampledPeakSeconds: number;
-  /** Bytes of the directory (organizations and credentials) per organization. */
-  directoryBytesPerOrganization: number;
+  /** Bytes of an organization (a copy in every shard) and of a credential (in its key's shard). */
+  directoryBytes: { organization: number; credential: number };
 }
 
 interface ShardYear {
@@ -114,7 +114,7 @@ const kindOf = (u: number): Kind => {
   return "typical";
 };
 
-export function replayYear(
+export async function replayYear(
   footprints: Record<Kind, Footprint>,
   costs: Record<QueryName, QueryCost>,
   options: YearOptions,
@@ -123,7 +123,7 @@ export function replayYear(
   const chance = (share: number) => random() < share;
   const { shards } = options;
   const shardOf = (bucket: number) => shardOfBucket(bucket, shards);
-  const zipf = zipfOrganizations(random);
+  const zipf = await zipfOrganizations(random);
   const { volume } = options;
   const profile = dailyProfile(volume);
   let referenceSerial = 0;
@@ -140,24 +140,27 @@ export function replayYear(
       : null;
     const bucket =
       correction || reservation === null ? randomBucket("live") : reservation;
-    return { bucket, reservation, home: organization.homeBucket };
+    return { bucket, reservation, organization };
   };
 
-  // Bytes at one year: every document slim but the last HOT_HOURS, hot.
-  const bytes = new Array<number>(shards).fill(0);
-  bytes[0] =
-    (bytes[0] ?? 0) +
-    options.directoryBytesPerOrganization * YEAR.organizations;
+  // Bytes at one year: every document slim but the last HOT_HOURS, hot;
+  // every organization in every shard, each credential in its key's shard.
+  const bytes = new Array<number>(shards).fill(
+    options.directoryBytes.organization * YEAR.organizations,
+  );
+  for (const organization of zipf.organizations) {
+    const shard = shardOf(organization.keyBucket);
+    bytes[shard] = (bytes[shard] ?? 0) + options.directoryBytes.credential;
+  }
   const weight = volume.documents / options.sampledDocuments;
   const hotShare = profile.hotDocumentsAtYearEnd / volume.documents;
-  const laterScanEvents =
-    YEAR.qrScansPerDocument * YEAR.qrScanAges.afterArchive;
+  const laterScanEvents = YEAR.qrScansPerDocument * YEAR.qrScansAfterArchive;
   const largestReservations = new Array<number>(shards).fill(0);
   for (let i = 0; i < options.sampledDocuments; i++) {
     const rank = zipf.draw();
     const { hot, slim } = footprints[kindOf(random())];
-    const kept = slim[options.archiverWrite];
-    const { bucket, reservation, home } = route(
+    const kept = slim.archived;
+    const { bucket, reservation, organization } = route(
       rank,
       chance(YEAR.correctionShare),
     );
@@ -169,7 +172,7 @@ export function replayYear(
       bytes[shard] = (bytes[shard] ?? 0) + weight * amount;
     };
     add(bucket, document);
-    add(home, hotShare * hot.summary);
+    add(organization.homeBucket, hotShare * hot.summary);
     if (reservation !== null) {
       add(reservation, kept.reservation);
       if (rank === 0) {
@@ -180,43 +183,70 @@ export function replayYear(
   }
 
   // The busiest second, sampled: each shard's busy time, in ms.
-  const cost = (name: QueryName) => costs[name].assumedMs;
+  const cost = (...names: QueryName[]) =>
+    names.reduce((sum, name) => sum + costs[name].assumedMs, 0);
   const busy = Array.from({ length: options.sampledPeakSeconds }, () =>
     new Array<number>(shards).fill(0),
   );
-  const largestHome = shardOf(zipf.organizations[0]?.homeBucket ?? 0);
-  let largestHomeLoadMs = 0;
-  const archivedPerSecond = profile.busiestHourMeanPerSecond;
+  const largest = zipf.organizations[0] as (typeof zipf.organizations)[number];
+  const largestHome = shardOf(largest.homeBucket);
+  const largestCredential = shardOf(largest.keyBucket);
+  const largestOwnMs = { home: 0, credential: 0 };
+  // The cron visits every shard once a run (src/scheduled.ts).
+  const cronVisit = (shard: number) =>
+    cost("archiverVisit", "orphanSweepVisit") +
+    (shard === 0 ? cost("demoPurgeVisit") : 0);
   for (const second of busy) {
     const spend = (bucket: number, ms: number) => {
       const shard = shardOf(bucket);
       second[shard] = (second[shard] ?? 0) + ms;
     };
-    const authenticate = () =>
-      spend(0, YEAR.directoryReadsPerApiRequest * cost("authenticate"));
     for (let issue = 0; issue < volume.peakIssuesPerSecond; issue++) {
       const rank = zipf.draw();
       const correction = chance(YEAR.correctionShare);
-      const { bucket, reservation, home } = route(rank, correction);
-      const atHome = (ms: number) => {
-        spend(home, ms);
-        if (rank === 0) largestHomeLoadMs += ms;
+      const { bucket, reservation, organization } = route(rank, correction);
+      const authenticate = () => {
+        const ms = YEAR.credentialReadsPerApiRequest * cost("authenticate");
+        spend(organization.keyBucket, ms);
+        if (rank === 0) largestOwnMs.credential += ms;
       };
+      const atHome = (ms: number) => {
+        spend(organization.homeBucket, ms);
+        if (rank === 0) largestOwnMs.home += ms;
+      };
+      // The issue (create-document.ts, rectify-document.ts, issue-document.ts).
       authenticate();
-      if (correction) spend(bucket, cost("readDocument"));
-      if (reservation !== null) {
-        spend(reservation, cost("reservationLookup"));
-        if (correction) spend(reservation, cost("reserveReference"));
+      if (correction) {
+        spend(bucket, cost("findOwnDocument", "findDocument"));
+        if (reservation !== null) {
+          spend(reservation, cost("findReservationOf", "reserveReference"));
+        }
+        spend(
+          bucket,
+          cost("notePendingPdf", "commitCorrection", "clearPendingPdf"),
+        );
+      } else if (reservation !== null) {
+        spend(
+          bucket,
+          cost("findReservationNotingPdf", "commitCreate", "clearPendingPdf"),
+        );
+        if (chance(YEAR.retriesPerReferencedCreate)) {
+          authenticate();
+          spend(
+            bucket,
+            cost("findReservationNotingPdf", "clearPendingPdf", "recordEvent"),
+          );
+        }
+      } else {
+        spend(
+          bucket,
+          cost("notePendingPdf", "commitCreate", "clearPendingPdf"),
+        );
       }
-      spend(
-        bucket,
-        cost("pendingPdfNote") +
-          cost(correction ? "commitCorrection" : "commitCreate"),
-      );
-      atHome(cost("insertSummary"));
+      atHome(cost("listDocument"));
       for (let d = 0; d < YEAR.downloadsPerDocument; d++) {
         authenticate();
-        spend(bucket, cost("readDocument") + cost("recordDownload"));
+        spend(bucket, cost("findOwnDocument", "recordEvent"));
       }
       if (chance(YEAR.listsPerDocument)) {
         authenticate();
@@ -226,38 +256,27 @@ export function replayYear(
         authenticate();
         spend(
           bucket,
-          cost("readDocument") +
-            cost("markDeleted") +
-            cost("clearDeletionMark"),
+          cost("findOwnDocument", "findDocument", "deleteDocument"),
         );
-        atHome(cost("deleteSummary"));
+        atHome(cost("unlistDocument"));
       }
       if (chance(YEAR.qrScansPerDocument)) {
         // A scan of an earlier document: any bucket.
-        spend(
-          randomBucket("live"),
-          (chance(YEAR.qrScanAges.withinDeletionWindow)
-            ? cost("qrLookup")
-            : 0) + cost("recordQrAccess"),
-        );
+        spend(randomBucket("live"), cost("findQrTarget", "recordQrScan"));
       }
     }
-    const archived =
-      Math.floor(archivedPerSecond) + (chance(archivedPerSecond % 1) ? 1 : 0);
-    for (let a = 0; a < archived; a++) {
-      spend(
-        randomBucket("live"),
-        (cost("archiveSelect") + cost("archiveCommit")) / YEAR.archiverBatch,
-      );
-      const home = zipf.organizations[zipf.draw()]?.homeBucket ?? 0;
-      spend(home, cost("purgeSummaries") / YEAR.archiverBatch);
+    for (let shard = 0; shard < shards; shard++) {
+      second[shard] = (second[shard] ?? 0) + cronVisit(shard);
     }
   }
 
   const shardFigures: ShardYear[] = bytes.map((shardBytes, shard) => {
     const seconds = busy.map((second) => (second[shard] ?? 0) / 1000);
     const roles = [
-      ...(shard === 0 ? ["directory"] : []),
+      ...(shard === 0 ? ["demo sessions"] : []),
+      ...(shard === largestCredential
+        ? ["largest organization's credential"]
+        : []),
       ...(shard === largestHome ? ["largest organization's home"] : []),
     ];
     return {
@@ -269,19 +288,36 @@ export function replayYear(
       roles,
     };
   });
+  const p99 = (shard: number) => shardFigures[shard]?.peakBusyShareP99 ?? 0;
+  const special = new Set([0, largestCredential, largestHome]);
+  const others = shardFigures.filter((shard) => !special.has(shard.shard));
   const meanReservations =
     largestReservations.reduce((sum, count) => sum + count, 0) / shards;
   return {
     profile,
     shards: shardFigures,
+    peakBusyShareP99ByRole: {
+      shard0: p99(0),
+      largestCredential: p99(largestCredential),
+      largestHome: p99(largestHome),
+      // null when those three are every shard.
+      others:
+        others.length === 0
+          ? null
+          : {
+              min: Math.min(...others.map((shard) => shard.peakBusyShareP99)),
+              max: Math.max(...others.map((shard) => shard.peakBusyShareP99)),
+            },
+    },
     largestOrganization: {
       shareOfDocuments: zipf.largestShare,
       documentsAYear: zipf.largestShare * volume.documents,
       documentsInBusiestSecond: zipf.largestShare * volume.peakIssuesPerSecond,
+      credentialShard: largestCredential,
+      ownPeakBusyShareMeanAtCredential:
+        largestOwnMs.credential / 1000 / busy.length,
       homeShard: largestHome,
-      ownPeakBusyShareMeanAtHome: largestHomeLoadMs / 1000 / busy.length,
-      homeShardPeakBusyShareP99:
-        shardFigures[largestHome]?.peakBusyShareP99 ?? 0,
+      ownPeakBusyShareMeanAtHome: largestOwnMs.home / 1000 / busy.length,
       reservationsPerShard: {
         min: Math.min(...largestReservations),
         max: Math.max(...largestReservations),

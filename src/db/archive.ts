@@ -79,7 +79,7 @@ const documentColumns = Object.values(getTableColumns(documents));
  * The slim row replaces the row (INSERT OR REPLACE from its own current
  * values) rather than updating it: SQLite never gives back the space an
  * update frees inside a page, so updated rows would keep their 4 KiB pages
- * (`npm run simulate` measures 4,166 B a row updated, 378 B replaced).
+ * (`npm run simulate` at 4587493 measured 4,166 B a row updated, 378 B replaced).
  */
 export async function markArchived(
   db: Database,

@@ -76,19 +76,29 @@ describe("npm run simulate", () => {
       "6000000",
       "--peak",
       "10",
-      "--archiver",
-      "reinsert",
     );
     expect(result.checks).toMatchObject({
       bytesWithinLimit: true,
       peakWithinLimit: true,
+      archiverKeepsUp: true,
       pass: true,
     });
     expect(code).toBe(0);
     expect(
       result.shards.map((shard: { shard: number }) => shard.shard),
     ).toEqual([0, 1, 2, 3]);
-    expect(result.shards[0].roles).toContain("directory");
+    // The largest organization authenticates in its key's shard and lists in its home shard.
+    const roles = result.shards.flatMap(
+      (shard: { roles: string[] }) => shard.roles,
+    );
+    expect(roles).toContain("largest organization's credential");
+    expect(roles).toContain("largest organization's home");
+    const { shard0, largestCredential, largestHome } =
+      result.peakBusyShareP99ByRole;
+    for (const share of [shard0, largestCredential, largestHome]) {
+      expect(share).toBeGreaterThan(0);
+      expect(share).toBeLessThanOrEqual(0.5);
+    }
     // Every shard holds about a quarter: rows spread over all of them.
     const bytes = result.shards.map(
       (shard: { bytesAtOneYear: number }) => shard.bytesAtOneYear,
@@ -97,9 +107,14 @@ describe("npm run simulate", () => {
     for (const b of bytes) expect(b / total).toBeGreaterThan(0.2);
     for (const kind of ["readme", "typical", "largest"]) {
       const figures = result.documents[kind];
-      expect(figures.hot.total).toBeGreaterThan(figures.slim.reinsert.total);
-      expect(figures.slim.reinsert.document).toBeLessThanOrEqual(1000);
+      expect(figures.hot.total).toBeGreaterThan(figures.slim.archived.total);
+      expect(figures.slim.archived.document).toBeLessThanOrEqual(1000);
+      expect(figures.storedArchiveBytes).toBeGreaterThan(figures.dataBytes);
     }
+    expect(result.queryCosts.commitCreate).toMatchObject({
+      roundTrips: 1,
+      writes: 1,
+    });
     expect(result.queryCosts.commitCreate.assumedMs).toBeGreaterThanOrEqual(4);
     expect(result.r2.monthlyCostUsdAtOneYear.total).toBeGreaterThan(0);
   });

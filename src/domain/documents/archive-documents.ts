@@ -27,6 +27,10 @@ export interface ArchiveReport {
 
 type ArchiveServices = Pick<DocumentServices, "shards" | "clock" | "archives">;
 
+/** The rounds each shard gets in one run: the run's rounds shared over the shards. */
+export const roundsPerShard = (shardCount: number): number =>
+  Math.ceil(ROUNDS_PER_RUN / shardCount);
+
 /**
  * Moves the body and audit events of documents past their read window (and
  * a margin) to R2, in bounded rounds per shard, leaving a slim row; then
@@ -37,13 +41,13 @@ type ArchiveServices = Pick<DocumentServices, "shards" | "clock" | "archives">;
  */
 export async function archiveDocuments(
   services: ArchiveServices,
-  roundsPerShard = Math.ceil(ROUNDS_PER_RUN / services.shards.length),
+  rounds = roundsPerShard(services.shards.length),
 ): Promise<ArchiveReport> {
   const now = services.clock.now();
   const before = archiveCutoff(now);
   const report: ArchiveReport = { documents: 0, summaries: 0 };
   for (const shard of services.shards) {
-    for (let round = 0; round < roundsPerShard; round++) {
+    for (let round = 0; round < rounds; round++) {
       const due = await findDocumentsToArchive(shard, before, BATCH_SIZE);
       if (due.length === 0) break;
       const stored = await Promise.all(

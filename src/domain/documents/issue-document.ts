@@ -124,6 +124,50 @@ async function renderVersion(
   return pdf;
 }
 
+/** What a version's row records beside its request and its issuer. */
+export interface VersionFacts {
+  uuid: string;
+  createdAt: number;
+  rectifiesUuid: string | null;
+  qrKeyVersion: string;
+  requestHash: string;
+  pdf: { sha256: string; sizeBytes: number; pages: number };
+}
+
+/** The row of a version as its batch commits it. */
+export function versionRow(
+  credential: Credential,
+  request: DocumentRequest,
+  facts: VersionFacts,
+): DocumentRow {
+  const { metadata, ...data } = request;
+  return {
+    uuid: facts.uuid,
+    credentialId: credential.id,
+    organizationId: credential.organizationId,
+    environment: credential.environment,
+    reference: data.reference,
+    createdAt: facts.createdAt,
+    transportDate: data.transport_date,
+    rectifiesUuid: facts.rectifiesUuid,
+    rectifiedByUuid: null,
+    deletedAt: null,
+    deleteReason: null,
+    firstQrAccessAt: null,
+    data: JSON.stringify(data),
+    metadata: metadata === null ? null : JSON.stringify(metadata),
+    requestHash: facts.requestHash,
+    documentLocale: credential.documentLocale,
+    qrKeyVersion: facts.qrKeyVersion,
+    pdfSha256: facts.pdf.sha256,
+    pdfSizeBytes: facts.pdf.sizeBytes,
+    pdfPages: facts.pdf.pages,
+    // A demo document lives as long as its session.
+    expiresAt: credential.expiresAt,
+    archivedAt: null,
+  };
+}
+
 async function issueVersion(
   services: DocumentServices,
   credential: Credential,
@@ -131,7 +175,7 @@ async function issueVersion(
   rectifies: DocumentRow | undefined,
   plan: IssuePlan | undefined,
 ): Promise<DocumentRow> {
-  const { metadata, ...data } = request;
+  const { metadata: _, ...data } = request;
   const { uuid, createdAt } =
     plan ?? planIssue(services, credential, data.reference, rectifies);
   const { documentLocale } = credential;
@@ -156,31 +200,18 @@ async function issueVersion(
     throw error;
   });
 
-  const row: DocumentRow = {
+  const row = versionRow(credential, request, {
     uuid,
-    credentialId: credential.id,
-    organizationId: credential.organizationId,
-    environment,
-    reference: data.reference,
     createdAt,
-    transportDate: data.transport_date,
     rectifiesUuid: rectifies?.uuid ?? null,
-    rectifiedByUuid: null,
-    deletedAt: null,
-    deleteReason: null,
-    firstQrAccessAt: null,
-    data: JSON.stringify(data),
-    metadata: metadata === null ? null : JSON.stringify(metadata),
-    requestHash: await requestHash(request),
-    documentLocale,
     qrKeyVersion,
-    pdfSha256: await sha256Hex(pdf.bytes),
-    pdfSizeBytes: pdf.bytes.byteLength,
-    pdfPages: pdf.pages,
-    // A demo document lives as long as its session.
-    expiresAt: credential.expiresAt,
-    archivedAt: null,
-  };
+    requestHash: await requestHash(request),
+    pdf: {
+      sha256: await sha256Hex(pdf.bytes),
+      sizeBytes: pdf.bytes.byteLength,
+      pages: pdf.pages,
+    },
+  });
 
   // A correction's new reference lives in its own shard, apart from the
   // batch: reserved first, freed again if the commit fails (a Worker dying
