@@ -11,10 +11,17 @@ export function r2Year(
   footprints: Record<Kind, Footprint>,
   { documents }: Volume,
 ) {
-  // The create's put and the archiver's; a deletion changes only D1.
-  const classA = { pdfPuts: documents, archivePuts: documents };
+  // The create's put and the archiver's; a deletion rewrites its PDF
+  // object's metadata (a get and a put).
+  const deletions = documents * YEAR.deletionShare;
+  const classA = {
+    pdfPuts: documents,
+    archivePuts: documents,
+    deletionMarkPuts: deletions,
+  };
   const classB = {
     qrScanGets: documents * YEAR.qrScansPerDocument,
+    deletionMarkGets: deletions,
     downloadGets: documents * YEAR.downloadsPerDocument,
   };
   const mean = (bytes: (kind: Kind) => number) =>

@@ -262,7 +262,12 @@ export async function replayYear(
       }
       if (chance(YEAR.qrScansPerDocument)) {
         // A scan of an earlier document: any bucket.
-        spend(randomBucket("live"), cost("findQrTarget", "recordQrScan"));
+        spend(
+          randomBucket("live"),
+          chance(YEAR.qrScansBeforeSettled)
+            ? cost("findQrTarget", "recordQrScan")
+            : cost("recordQrScan"),
+        );
       }
     }
     for (let shard = 0; shard < shards; shard++) {
