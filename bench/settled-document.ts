@@ -29,7 +29,11 @@ export async function issueSettledDocument(
   try {
     const clock = { now: () => Date.now() - ISSUED_AGO_MS };
     const services = {
-      ...createServices(proxy.env, { clock, renderPdf: renderDocumentPdf }),
+      ...createServices(proxy.env, {
+        clock,
+        renderPdf: renderDocumentPdf,
+        edgeCache: proxy.caches.default,
+      }),
       baseUrl,
       requestId: "bench-settled-document",
       background: (_task: string, work: Promise<unknown>) => {
