@@ -4,8 +4,10 @@ import type { Background, DocumentServices } from "./domain/documents/services";
 import { durableObjectLocks } from "./durable-objects/locks";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
+import { logFailure } from "./failure-log";
 import { createArchiveStore } from "./storage/archive-store";
 import { createFontStore } from "./storage/font-store";
+import { createPdfEdgeCache } from "./storage/pdf-edge-cache";
 import { createPdfStore } from "./storage/pdf-store";
 
 /** The services of every invocation, fetch and cron alike: all but what belongs to one request. */
@@ -32,6 +34,7 @@ export function createServices(
     shards,
     clock: dependencies.clock,
     pdfs: createPdfStore(env.PDFS, config.pdfKeyring),
+    edgeCache: createPdfEdgeCache(dependencies.edgeCache ?? caches.default),
     archives: createArchiveStore(env.PDFS, config.pdfKeyring),
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
@@ -50,18 +53,9 @@ export const backgroundOf =
   (waitUntil: (promise: Promise<unknown>) => void): Background =>
   (task, work) =>
     waitUntil(
-      work.catch((error: unknown) => {
-        const failure =
-          error instanceof Error ? error : new Error(String(error));
-        console.error(
-          JSON.stringify({
-            event: "background_task_failed",
-            task,
-            error: failure.name,
-            message: failure.message,
-          }),
-        );
-      }),
+      work.catch((error: unknown) =>
+        logFailure("background_task_failed", error, { task }),
+      ),
     );
 
 /** The services of one request: the shared ones, its id, the origin of its links, its background work. */

@@ -1,4 +1,4 @@
-import { fullRequest } from "../../fixtures/requests";
+import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import type { DocumentResult } from "../../src/schemas/document-result";
 import { createCredential } from "./credentials";
 import {
@@ -6,6 +6,7 @@ import {
   type Call,
   callWithClock,
   fixedClock,
+  fromIp,
   jsonRequest,
 } from "./worker";
 
@@ -88,4 +89,18 @@ export async function withIssuedDocument(now: number) {
   const api = documentsApi(request, owner.key);
   const document = await api.issue(fullRequest());
   return { clock, request, owner, api, document };
+}
+
+/** A minimal demo document, issued with a demo token taken from one IP. */
+export async function issueDemoDocument(
+  request: Call,
+): Promise<DocumentResultBody> {
+  const caller = fromIp(request, "203.0.113.77");
+  const tokenResponse = await caller("/api/v1/demo/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: "{}",
+  });
+  const { token } = (await tokenResponse.json()) as { token: string };
+  return documentsApi(caller, token).issue(minimalRequest());
 }

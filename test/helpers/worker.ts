@@ -37,17 +37,19 @@ export function fixedClock(
 }
 
 /**
- * The app with other dependencies (a test clock, failing bindings or
- * renderer), on the same local D1, R2 and Durable Objects by default.
+ * The app with other dependencies (a test clock, failing bindings, renderer
+ * or edge cache), on the same local D1, R2 and Durable Objects by default.
  */
 export function callWith(options: {
   clock: Clock;
   bindings?: Env;
   renderPdf?: RenderPdf;
+  edgeCache?: Cache;
 }): Call {
   const app = createApp({
     clock: options.clock,
     renderPdf: options.renderPdf ?? renderDocumentPdf,
+    edgeCache: options.edgeCache,
   });
   return async (path, init) => {
     const request = new Request(`${ORIGIN}${path}`, init);

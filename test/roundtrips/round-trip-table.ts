@@ -35,7 +35,10 @@ export function roundTrips(
     calls: answered.length,
     sequential,
     background: background.length,
-    path: [steps.join(" → "), ...(after ? [`then ${after}`] : [])].join("; "),
+    path: [
+      steps.join(" → ") || "no call",
+      ...(after ? [`then ${after}`] : []),
+    ].join("; "),
     ...(budget === undefined ? {} : { budget }),
   };
 }

@@ -84,28 +84,50 @@ async function downloadFromDatabase(
   return { uuid: row.uuid, bytes };
 }
 
+// How long a data centre keeps a settled real document's PDF: any time is
+// right, since nothing can change it any more; a day bounds how long a copy
+// of a PDF that is read once or twice at a roadside stays outside R2.
+const EDGE_CACHE_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Once the document can no longer be deleted (windows.ts): one R2 read, its
- * object's metadata deciding, and the access recorded after the answer. An
- * object without that metadata is left to D1.
+ * Once the document can no longer be deleted (windows.ts): served from the
+ * edge cache, or else one R2 read, its object's metadata deciding; the access
+ * recorded after the answer. An object without that metadata is left to D1.
  */
 async function downloadSettled(
   services: DocumentServices,
   link: QrLink,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
-  // The secret first, by its HMAC alone: a wrong one reaches no storage, so
-  // neither its answer nor its time tells whether the document exists.
+  // The secret first, by its HMAC alone: a wrong one reaches neither the
+  // cache nor storage, so neither its answer nor its time tells whether the
+  // document exists.
   const version =
     link.k && (await qrKeyVersionOf(services.qrKeyring, link.uuid, link.k));
   if (!version) throw notFound();
-  const stored = await services.pdfs.getWithMetadata(pdfObjectKey(link.uuid));
+  const cached = await services.edgeCache.match(link.uuid);
+  const stored =
+    cached ?? (await services.pdfs.getWithMetadata(pdfObjectKey(link.uuid)));
   if (!stored) throw notFound();
   const { metadata, bytes } = stored;
   if (!metadata) return downloadFromDatabase(services, link, record);
   const now = services.clock.now();
+  // On a hit too: a demo document's copy may outlive its session.
   if (metadata.qrKeyVersion !== version || !opens(metadata, link, now)) {
     throw notFound();
+  }
+  if (!cached) {
+    // Only a settled document that opens (not deleted) is kept, and a
+    // settled document can no longer be deleted: no copy ever needs to be
+    // removed. A demo one is kept until its session ends, no longer.
+    services.background(
+      "qr_edge_cache",
+      services.edgeCache.put(
+        link.uuid,
+        { bytes, metadata },
+        metadata.expiresAt === null ? EDGE_CACHE_MS : metadata.expiresAt - now,
+      ),
+    );
   }
   if (record) {
     services.background(

@@ -4,6 +4,7 @@ import type { FallbackFamily } from "../../pdf/fallback-families";
 import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { ArchiveStore } from "../../storage/archive-store";
 import type { Keyring } from "../../storage/keyring";
+import type { PdfEdgeCache } from "../../storage/pdf-edge-cache";
 import type { PdfStore } from "../../storage/pdf-store";
 import type { DemoConfig } from "../demo/demo-config";
 import type { Locks } from "../locks";
@@ -33,6 +34,8 @@ export interface DocumentServices {
   shards: readonly Database[];
   clock: Clock;
   pdfs: PdfStore;
+  /** Settled documents' PDFs at the edge, for their QR links. */
+  edgeCache: PdfEdgeCache;
   archives: ArchiveStore;
   qrKeyring: Keyring;
   renderPdf: RenderPdf;

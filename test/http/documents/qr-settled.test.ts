@@ -11,20 +11,14 @@ import { renderDocumentPdf } from "../../../src/pdf/render-document";
 import { checkedAgainstContract } from "../../helpers/contract";
 import {
   comparable,
-  documentsApi,
+  issueDemoDocument,
   qrPath,
   sha256Of,
   withIssuedDocument,
 } from "../../helpers/documents-api";
 import { d1Held, d1WritesDown, failing } from "../../helpers/faults";
 import { shardOf } from "../../helpers/shards";
-import {
-  type Call,
-  callWithClock,
-  fixedClock,
-  fromIp,
-  ORIGIN,
-} from "../../helpers/worker";
+import { callWithClock, fixedClock, ORIGIN } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -230,20 +224,9 @@ describe("a QR link once its document can no longer be deleted", () => {
 });
 
 describe("a demo QR link once its document can no longer be deleted", () => {
-  async function demoDocument(request: Call) {
-    const caller = fromIp(request, "203.0.113.77");
-    const tokenResponse = await caller("/api/v1/demo/tokens", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: "{}",
-    });
-    const { token } = (await tokenResponse.json()) as { token: string };
-    return documentsApi(caller, token).issue(minimalRequest());
-  }
-
   it("serves its own family until the session ends, from the PDF object alone", async () => {
     const clock = fixedClock(NOW);
-    const document = await demoDocument(callWithClock(clock));
+    const document = await issueDemoDocument(callWithClock(clock));
     clock.set(SETTLED);
     const path = qrPath(document.url);
     expect(path.startsWith("/demo/d/")).toBe(true);
