@@ -8,6 +8,7 @@ import { CallLedger, countingBindings } from "../../helpers/counting-bindings";
 import { createCredential } from "../../helpers/credentials";
 import { expectContractError } from "../../helpers/error-contract";
 import { rateLimiterDown } from "../../helpers/faults";
+import { rowsOfAllShards } from "../../helpers/shards";
 import {
   bearer,
   callWithClock,
@@ -97,10 +98,13 @@ describe("a key this isolate knows from this IP", () => {
   const request = callWithClock(clock);
   const A = "192.0.2.61";
   const B = "192.0.2.62";
+  // Wherever its key's hash put it.
   const setCredential = (id: string, column: string, value: unknown) =>
-    env.DB_0.prepare(`UPDATE credentials SET ${column} = ? WHERE id = ?`)
-      .bind(value, id)
-      .run();
+    rowsOfAllShards(
+      `UPDATE credentials SET ${column} = ? WHERE id = ?`,
+      value,
+      id,
+    );
 
   it("has its request counted while the key is checked, one round trip for both", async () => {
     const { key } = await createCredential();
