@@ -6,6 +6,7 @@ import { documentShard, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { pdfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
+import { isSettledAccessToRecord } from "./settled-access-log";
 
 type QrLink = { uuid: string; k: string | undefined; demo: boolean };
 
@@ -129,7 +130,7 @@ async function downloadSettled(
       ),
     );
   }
-  if (record) {
+  if (record && isSettledAccessToRecord(link.uuid, now)) {
     services.background(
       "qr_access",
       recordQrAccess(documentShard(services.shards, link.uuid), link.uuid, {

@@ -62,6 +62,8 @@ const answerOf = async (response: Response) => ({
   sha256: await sha256Of(await response.arrayBuffer()),
 });
 
+const MINUTE = 60_000;
+
 const secretOf = (url: string) => new URL(url).searchParams.get("k") as string;
 
 const qrAccesses = async (uuid: string) =>
@@ -84,7 +86,8 @@ describe("a settled QR link served from the edge cache", () => {
     const firstAnswer = await answerOf(first);
     expect(firstAnswer.sha256).toBe(document.pdf.sha256);
 
-    clock.set(SETTLED + 1);
+    // A minute later: a second access this instance records again.
+    clock.set(SETTLED + MINUTE);
     const ledger = new CallLedger();
     const app = createApp({ clock, renderPdf: renderDocumentPdf });
     const request = new Request(`${ORIGIN}${qrPath(document.url)}`);
@@ -105,13 +108,32 @@ describe("a settled QR link served from the edge cache", () => {
       "no-store, private",
     ]);
     // Both accesses are in the audit trail, the hit's recorded after its answer.
-    expect(await qrAccesses(document.uuid)).toEqual([SETTLED, SETTLED + 1]);
+    expect(await qrAccesses(document.uuid)).toEqual([
+      SETTLED,
+      SETTLED + MINUTE,
+    ]);
+  });
+
+  it("records repeated scans of one settled document within a minute once", async () => {
+    const { clock, document } = await withIssuedDocument(NOW);
+    const request = callWithClock(clock);
+    for (const at of [SETTLED, SETTLED + 1, SETTLED + MINUTE - 1]) {
+      clock.set(at);
+      expect((await request(qrPath(document.url))).status).toBe(200);
+    }
+    clock.set(SETTLED + MINUTE);
+    expect((await request(qrPath(document.url))).status).toBe(200);
+    expect(await qrAccesses(document.uuid)).toEqual([
+      SETTLED,
+      SETTLED + MINUTE,
+    ]);
   });
 
   it("answers a hit with the PDF as issued while R2 is down", async () => {
     const { clock, request, document } = await withIssuedDocument(NOW);
     clock.set(SETTLED);
     expect((await request(qrPath(document.url))).status).toBe(200);
+    clock.set(SETTLED + MINUTE);
     const r2Down = callWithClock(clock, r2GetDown());
     const response = await r2Down(qrPath(document.url));
     expect(response.status).toBe(200);
@@ -124,7 +146,10 @@ describe("a settled QR link served from the edge cache", () => {
     expect(head.headers.get("Content-Length")).toBe(
       String(document.pdf.size_bytes),
     );
-    expect(await qrAccesses(document.uuid)).toEqual([SETTLED, SETTLED]);
+    expect(await qrAccesses(document.uuid)).toEqual([
+      SETTLED,
+      SETTLED + MINUTE,
+    ]);
   });
 
   it("never reads the cache with a wrong secret: the 404 of an unknown document", async () => {
