@@ -1,7 +1,8 @@
 // `npm start`: the service on local D1, R2 and Durable Objects. Generates
 // .dev.vars on first start, checks the configuration (wrangler.toml's vars,
 // .dev.vars, and any var set in the environment, which overrides both),
-// applies migrations, makes sure a development key exists and prints it,
+// applies migrations to every shard, moves the rows of a state made before
+// sharding to their shards (scripts/upgrade-shards.ts), makes sure a development key exists and prints it,
 // then runs `wrangler dev`.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,8 +12,10 @@ import { parseArgs, parseEnv } from "node:util";
 import { unstable_readConfig } from "wrangler";
 import { ConfigError, readConfig } from "../src/config";
 import { isActiveCredential, issueKey } from "./lib/credentials";
-import { applyMigrations, type DatabaseTarget } from "./lib/d1";
+import type { DatabaseTarget } from "./lib/d1";
 import { newKeyring } from "./lib/keyring";
+import { migrateShards } from "./lib/shards";
+import { upgradeShards } from "./upgrade-shards";
 import { uploadFonts } from "./upload-fonts";
 
 const DEV_VARS = ".dev.vars";
@@ -75,6 +78,13 @@ async function ensureDevCredential(
   return issued;
 }
 
+function reportUpgrade(moved: { reservations: number; summaries: number }) {
+  if (moved.reservations + moved.summaries === 0) return;
+  console.error(
+    `Moved ${moved.reservations} reference reservations and ${moved.summaries} list entries of the single database to their shards.`,
+  );
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { "persist-to": { type: "string" } },
@@ -92,7 +102,8 @@ async function main(): Promise<void> {
     console.error(`npm start: ${error.message}`);
     process.exit(1);
   }
-  await applyMigrations(target);
+  await migrateShards(target);
+  reportUpgrade(await upgradeShards(target));
   await uploadFonts(target);
   const credential = await ensureDevCredential(target, stateDir);
   console.log(

@@ -1,6 +1,7 @@
 import { newCredential } from "../../src/domain/api-keys";
 import { newId } from "../../src/domain/random";
 import { type DatabaseTarget, executeSql } from "./d1";
+import { DIRECTORY_SHARD } from "./shards";
 import { issueKeySql, sqlLiteral as q } from "./sql";
 
 export interface IssueKeyOptions {
@@ -36,6 +37,7 @@ export async function issueKey(
   });
   const results = await executeSql(
     target,
+    DIRECTORY_SHARD,
     `${issueKeySql(row, { name: options.organization, locale: options.locale })}
      SELECT organization_id FROM credentials WHERE id = ${q(row.id)};`,
   );
@@ -53,6 +55,7 @@ export async function revokeCredential(
 ): Promise<boolean> {
   const results = await executeSql(
     target,
+    DIRECTORY_SHARD,
     `UPDATE credentials SET revoked_at = ${Date.now()}
        WHERE id = ${q(credentialId)} AND revoked_at IS NULL RETURNING id;`,
   );
@@ -65,6 +68,7 @@ export async function listCredentials(
 ): Promise<Record<string, unknown>[]> {
   const results = await executeSql(
     target,
+    DIRECTORY_SHARD,
     `SELECT c.id AS credential_id, o.id AS organization_id, o.name AS organization,
          o.document_locale, c.environment, c.key_prefix || '…' || c.key_last_four AS key,
          c.allowed_ips, c.rate_limit_per_minute, c.created_at, c.revoked_at
@@ -91,6 +95,7 @@ export async function setOrganizationLocale(
 ): Promise<boolean> {
   const results = await executeSql(
     target,
+    DIRECTORY_SHARD,
     `UPDATE organizations SET document_locale = ${q(locale)}
        WHERE name = ${q(organization)} RETURNING id;`,
   );
@@ -104,6 +109,7 @@ export async function isActiveCredential(
 ): Promise<boolean> {
   const results = await executeSql(
     target,
+    DIRECTORY_SHARD,
     `SELECT id FROM credentials WHERE id = ${q(credentialId)} AND revoked_at IS NULL;`,
   );
   return (results[0]?.length ?? 0) > 0;
