@@ -172,6 +172,7 @@ beforeAll(async () => {
   listBefore = await listedUuids();
   conflictsBefore = await conflictingCreates();
   await service.stop();
+  service = undefined;
 
   // Read through this commit's DB_0 binding: the same file as the old DB.
   countsBefore = (
