@@ -102,7 +102,8 @@ export async function startService(
     process.kill(-child.pid, "SIGTERM");
     await exited;
   };
-  const deadline = Date.now() + 90_000;
+  // A limit for a hang: npm start runs a dozen wrangler commands first.
+  const deadline = Date.now() + 180_000;
   while (!/Ready on http/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
