@@ -191,11 +191,14 @@ beforeAll(async () => {
 }, 420_000);
 
 afterAll(async () => {
-  await service?.stop();
-  await git("git", ["worktree", "remove", "--force", oldCheckout], {
-    cwd: REPO,
-  });
-  await rm(stateDir, { recursive: true, force: true });
+  try {
+    await service?.stop();
+  } finally {
+    await git("git", ["worktree", "remove", "--force", oldCheckout], {
+      cwd: REPO,
+    });
+    await rm(stateDir, { recursive: true, force: true });
+  }
 });
 
 describe("an old single-database state under this commit's npm start", () => {
