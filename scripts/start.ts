@@ -66,7 +66,7 @@ async function ensureDevCredential(
   const file = join(stateDir, "dev-credential.json");
   if (existsSync(file)) {
     const saved = JSON.parse(await readFile(file, "utf8")) as DevCredential;
-    if (await isActiveCredential(target, saved.credential_id)) return saved;
+    if (await isActiveCredential(target, saved)) return saved;
   }
   const issued = await issueKey(target, {
     organization: DEV_ORGANIZATION,
@@ -78,10 +78,10 @@ async function ensureDevCredential(
   return issued;
 }
 
-function reportUpgrade(moved: { reservations: number; summaries: number }) {
-  if (moved.reservations + moved.summaries === 0) return;
+function reportUpgrade(moved: Record<string, number>) {
+  if (Object.values(moved).every((count) => count === 0)) return;
   console.error(
-    `Moved ${moved.reservations} reference reservations and ${moved.summaries} list entries of the single database to their shards.`,
+    `Moved rows of the single database to their shards: ${JSON.stringify(moved)}.`,
   );
 }
 

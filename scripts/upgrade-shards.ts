@@ -9,15 +9,17 @@
 // run finishes the job; run again, it moves nothing. `npm start` runs it after
 // the migrations, `npm run deploy` before the new Worker goes live.
 import { parseArgs } from "node:util";
-import type { Environment } from "../src/db/schema";
+import { getTableColumns } from "drizzle-orm";
+import { credentials, type Environment } from "../src/db/schema";
 import {
   credentialBucket,
+  keyBucket,
   referenceBucket,
   shardOfBucket,
 } from "../src/domain/shard-routing";
 import { type DatabaseTarget, executeSql } from "./lib/d1";
 import { DIRECTORY_SHARD, shardBinding, targetShards } from "./lib/shards";
-import { sqlLiteral } from "./lib/sql";
+import { organizationCopySql, sqlLiteral } from "./lib/sql";
 
 /** Rows read from DB_0 per round; each round writes at most one script per shard. */
 const BATCH_ROWS = 2000;
@@ -40,6 +42,8 @@ interface MovedTable {
   select: (cursor: Row | undefined) => string;
   /** The bucket a row routes to. */
   bucketOf: (row: Row) => number;
+  /** Statements that must precede the row's own in its shard. */
+  alongside?: (row: Row) => string;
 }
 
 const keyAfter = (alias: string, key: string[], cursor: Row | undefined) =>
@@ -102,6 +106,34 @@ const SUMMARIES: MovedTable = {
     }),
 };
 
+// A credential routes by its key's hash (authentication finds it from the
+// key alone) and takes a copy of its organization along, which every shard
+// holds beside its credentials.
+const CREDENTIALS: MovedTable = {
+  table: "credentials",
+  key: ["id"],
+  columns: Object.values(getTableColumns(credentials)).map(
+    (column) => column.name,
+  ),
+  select: (cursor) =>
+    `SELECT c.*, o.name AS organization_name,
+         o.document_locale AS organization_locale,
+         o.created_at AS organization_created_at
+       FROM credentials c JOIN organizations o ON o.id = c.organization_id
+       WHERE c.environment != 'demo' AND ${keyAfter("c", CREDENTIALS.key, cursor)}
+       ORDER BY c.id
+       LIMIT ${BATCH_ROWS};`,
+  bucketOf: (row) =>
+    keyBucket(String(row.key_hash), row.environment as Environment),
+  alongside: (row) =>
+    organizationCopySql({
+      id: String(row.organization_id),
+      name: String(row.organization_name),
+      document_locale: String(row.organization_locale),
+      created_at: Number(row.organization_created_at),
+    }),
+};
+
 const valuesOf = (row: Row, columns: string[]) =>
   `(${columns.map((column) => sqlLiteral(row[column])).join(", ")})`;
 
@@ -136,7 +168,8 @@ async function moveTable(
         shardRows
           .map(
             (row) =>
-              `INSERT OR IGNORE INTO ${moved.table} (${moved.columns.join(", ")}) VALUES ${valuesOf(row, moved.columns)};`,
+              `${moved.alongside?.(row) ?? ""}
+               INSERT OR IGNORE INTO ${moved.table} (${moved.columns.join(", ")}) VALUES ${valuesOf(row, moved.columns)};`,
           )
           .join("\n"),
       );
@@ -155,14 +188,19 @@ async function moveTable(
   }
 }
 
-/** Moves every reservation and summary that DB_0 holds for another shard. */
+/**
+ * Moves every reservation, summary and credential that DB_0 holds for
+ * another shard; the credentials last, since a summary's route is read from
+ * its credential in DB_0.
+ */
 export async function upgradeShards(
   target: DatabaseTarget,
-): Promise<{ reservations: number; summaries: number }> {
+): Promise<{ reservations: number; summaries: number; credentials: number }> {
   const shardCount = targetShards(target).length;
   return {
     reservations: await moveTable(target, shardCount, RESERVATIONS),
     summaries: await moveTable(target, shardCount, SUMMARIES),
+    credentials: await moveTable(target, shardCount, CREDENTIALS),
   };
 }
 

@@ -5,7 +5,7 @@
 import { unstable_readConfig } from "wrangler";
 import { applyMigrations, configEnvironment, type DatabaseTarget } from "./d1";
 
-/** The shard holding the directory (organizations, credentials), where the key tool works. */
+/** The shard of the organizations' master rows and of what the demo holds (bucket 0). */
 export const DIRECTORY_SHARD = "DB_0";
 
 export const shardBinding = (shard: number): string => `DB_${shard}`;

@@ -10,6 +10,7 @@ import { DIRECTORY_SHARD, shardBindings } from "../../scripts/lib/shards";
 import type { Environment } from "../../src/db/schema";
 import {
   credentialBucket,
+  keyBucket,
   referenceBucket,
   shardOfBucket,
 } from "../../src/domain/shard-routing";
@@ -41,7 +42,6 @@ let listBefore: string[];
 let conflictsBefore: number[];
 let countsBefore: Record<string, number>;
 let shardsAfter: ShardState[];
-let credentialsAfter: Rows;
 
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`http://localhost:${port}${path}`, {
@@ -109,23 +109,32 @@ interface ShardState {
   foreignKeyViolations: Rows;
   reservations: Rows;
   summaries: Rows;
+  credentials: Rows;
 }
 
 async function readShard(binding: string): Promise<ShardState> {
-  const [counts, foreignKeyViolations = [], reservations = [], summaries = []] =
-    await executeSql(
-      local(),
-      binding,
-      `${COUNTS}
-       PRAGMA foreign_key_check;
-       SELECT organization_id, environment, reference FROM reference_reservations;
-       SELECT uuid, credential_id FROM document_summaries;`,
-    );
+  const [
+    counts,
+    foreignKeyViolations = [],
+    reservations = [],
+    summaries = [],
+    credentials = [],
+  ] = await executeSql(
+    local(),
+    binding,
+    `${COUNTS}
+     PRAGMA foreign_key_check;
+     SELECT organization_id, environment, reference FROM reference_reservations;
+     SELECT uuid, credential_id FROM document_summaries;
+     SELECT c.id, c.environment, c.key_hash FROM credentials c
+       JOIN organizations o ON o.id = c.organization_id;`,
+  );
   return {
     counts: counts?.[0] as Record<string, number>,
     foreignKeyViolations,
     reservations,
     summaries,
+    credentials,
   };
 }
 
@@ -183,11 +192,6 @@ beforeAll(async () => {
   for (const binding of shardBindings()) {
     shardsAfter.push(await readShard(binding));
   }
-  [credentialsAfter = []] = await executeSql(
-    local(),
-    DIRECTORY_SHARD,
-    "SELECT id, environment FROM credentials;",
-  );
 }, 420_000);
 
 afterAll(async () => {
@@ -224,9 +228,11 @@ describe("an old single-database state under this commit's npm start", () => {
     }
   });
 
-  it("puts each reservation and list entry in the shard it routes to", () => {
+  it("puts each reservation, list entry and credential (with its organization) in the shard it routes to", () => {
     const environmentOf = new Map(
-      credentialsAfter.map((row) => [row.id, row.environment as Environment]),
+      shardsAfter.flatMap(({ credentials }) =>
+        credentials.map((row) => [row.id, row.environment as Environment]),
+      ),
     );
     const summarized: string[] = [];
     for (const [shard, { reservations, summaries }] of shardsAfter.entries()) {
@@ -254,6 +260,16 @@ describe("an old single-database state under this commit's npm start", () => {
         summarized.push(String(row.uuid));
       }
     }
+    for (const [shard, { credentials }] of shardsAfter.entries()) {
+      for (const row of credentials) {
+        const bucket = keyBucket(
+          String(row.key_hash),
+          row.environment as Environment,
+        );
+        expect(shardOfBucket(bucket, shardsAfter.length)).toBe(shard);
+      }
+    }
+    expect(environmentOf.size).toBe(1);
     expect(summarized.sort()).toEqual(
       ["A", "B", "B2", "D"].map((name) => issued[name]?.uuid).sort(),
     );
