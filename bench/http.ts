@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executeSql } from "../scripts/lib/d1";
+import { DIRECTORY_SHARD, shardBindings } from "../scripts/lib/shards";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { freePort, keys, startService } from "../test/e2e/commands";
 import { fullRequest, RENDER_FIXTURES } from "./fixtures";
@@ -90,6 +91,7 @@ async function seedDocuments(
   const data = sqlText(JSON.stringify({ bench: true }));
   await executeSql(
     { remote: false, persistTo },
+    DIRECTORY_SHARD,
     `WITH RECURSIVE n(i) AS (SELECT ${first} UNION ALL SELECT i + 1 FROM n WHERE i < ${first + count - 1})
 INSERT INTO documents (uuid, credential_id, organization_id, environment, reference, created_at,
   transport_date, data, request_hash, document_locale, qr_key_version, pdf_object_key, pdf_sha256,
@@ -149,10 +151,14 @@ async function main(): Promise<void> {
         .stdout,
     ) as { key: string; credential_id: string; organization_id: string };
     // A key's own limit replaces the default 300 requests a minute: this measures the service, not its limiter.
-    await executeSql(
-      { remote: false, persistTo: stateDir },
-      "UPDATE credentials SET rate_limit_per_minute = 1000000000;",
-    );
+    // Credentials live in the shards of their keys' hashes.
+    for (const shard of shardBindings()) {
+      await executeSql(
+        { remote: false, persistTo: stateDir },
+        shard,
+        "UPDATE credentials SET rate_limit_per_minute = 1000000000;",
+      );
+    }
     const create = (index: number) => {
       const body = {
         ...fullRequest(),

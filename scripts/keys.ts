@@ -1,6 +1,9 @@
-// The support key tool: issues, revokes and lists API keys, sets an
-// organization's PDF language, and prints a document's audit trail. Local database by default, the deployed one
-// with --remote. See README "Issuing keys".
+// The support key tool: issues, revokes and lists API keys and sets an
+// organization's PDF language (organizations in every shard, a credential in
+// its key's shard), and prints a document's audit trail from its shard and
+// its R2 archive. Local databases by default, the deployed ones
+// (wrangler.toml's production environment) with --remote. See README
+// "Issuing keys".
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import {
@@ -24,7 +27,7 @@ const USAGE = `usage:
   npm run keys -- audit DOCUMENT_UUID   (its events from D1 and its R2 archive;
                                          --remote reads PDF_KEYRING from the environment)
 options for every command:
-  --remote            the deployed database instead of the local one
+  --remote            the deployed databases ([env.production]) instead of the local ones
   --persist-to DIR    the local state folder (default .wrangler/state)
 locales: ${DOCUMENT_LOCALES.join(", ")}`;
 

@@ -1,7 +1,8 @@
 // `npm start`: the service on local D1, R2 and Durable Objects. Generates
 // .dev.vars on first start, checks the configuration (wrangler.toml's vars,
 // .dev.vars, and any var set in the environment, which overrides both),
-// applies migrations, makes sure a development key exists and prints it,
+// applies migrations to every shard, moves the rows of a state made before
+// sharding to their shards (scripts/upgrade-shards.ts), makes sure a development key exists and prints it,
 // then runs `wrangler dev`.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,8 +12,10 @@ import { parseArgs, parseEnv } from "node:util";
 import { unstable_readConfig } from "wrangler";
 import { ConfigError, readConfig } from "../src/config";
 import { isActiveCredential, issueKey } from "./lib/credentials";
-import { applyMigrations, type DatabaseTarget } from "./lib/d1";
+import type { DatabaseTarget } from "./lib/d1";
 import { newKeyring } from "./lib/keyring";
+import { migrateShards } from "./lib/shards";
+import { upgradeShards } from "./upgrade-shards";
 import { uploadFonts } from "./upload-fonts";
 
 const DEV_VARS = ".dev.vars";
@@ -63,7 +66,7 @@ async function ensureDevCredential(
   const file = join(stateDir, "dev-credential.json");
   if (existsSync(file)) {
     const saved = JSON.parse(await readFile(file, "utf8")) as DevCredential;
-    if (await isActiveCredential(target, saved.credential_id)) return saved;
+    if (await isActiveCredential(target, saved)) return saved;
   }
   const issued = await issueKey(target, {
     organization: DEV_ORGANIZATION,
@@ -73,6 +76,13 @@ async function ensureDevCredential(
   await mkdir(stateDir, { recursive: true });
   await writeFile(file, JSON.stringify(issued), { mode: 0o600 });
   return issued;
+}
+
+function reportUpgrade(moved: Record<string, number>) {
+  if (Object.values(moved).every((count) => count === 0)) return;
+  console.error(
+    `Moved rows of the single database to their shards: ${JSON.stringify(moved)}.`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -92,7 +102,8 @@ async function main(): Promise<void> {
     console.error(`npm start: ${error.message}`);
     process.exit(1);
   }
-  await applyMigrations(target);
+  await migrateShards(target);
+  reportUpgrade(await upgradeShards(target));
   await uploadFonts(target);
   const credential = await ensureDevCredential(target, stateDir);
   console.log(

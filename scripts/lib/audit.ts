@@ -13,23 +13,30 @@ import {
 } from "../../src/storage/archive-store";
 import { parseKeyring } from "../../src/storage/keyring";
 import { auditTrail, d1EventsSql, type TrailEntry } from "./audit-trail";
-import { type DatabaseTarget, executeSql, targetFlags, wrangler } from "./d1";
+import {
+  configEnvironment,
+  type DatabaseTarget,
+  executeSql,
+  targetFlags,
+  wrangler,
+} from "./d1";
+import { targetShards } from "./shards";
 
-/** The D1 shard bindings (DB_0, DB_1, …) and the PDF bucket of wrangler.toml. */
-function storage(): { shards: string[]; pdfBucket: string } {
+/** The D1 shard bindings (DB_0, DB_1, …) and the PDF bucket a target reaches. */
+function storage(target: DatabaseTarget): {
+  shards: string[];
+  pdfBucket: string;
+} {
+  const environment = configEnvironment(target);
   const config: {
-    d1_databases: { binding: string }[];
     r2_buckets: { binding: string; bucket_name?: string | undefined }[];
-  } = unstable_readConfig({ config: "wrangler.toml" }, { hideWarnings: true });
-  const shards = config.d1_databases
-    .map((database) => database.binding)
-    .filter((binding) => /^DB_\d+$/.test(binding))
-    .sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)));
+  } = unstable_readConfig(
+    { config: "wrangler.toml", ...(environment ? { env: environment } : {}) },
+    { hideWarnings: true },
+  );
   const pdfs = config.r2_buckets.find((bucket) => bucket.binding === "PDFS");
-  if (shards.length === 0 || !pdfs?.bucket_name) {
-    throw new Error("wrangler.toml binds no DB_0 or no PDFS bucket");
-  }
-  return { shards, pdfBucket: pdfs.bucket_name };
+  if (!pdfs?.bucket_name) throw new Error("wrangler.toml binds no PDFS bucket");
+  return { shards: targetShards(target), pdfBucket: pdfs.bucket_name };
 }
 
 /** PDF_KEYRING: from the environment for --remote, from .dev.vars locally. */
@@ -87,11 +94,11 @@ export async function documentAudit(
   target: DatabaseTarget,
   uuid: string,
 ): Promise<DocumentAudit> {
-  const { shards, pdfBucket } = storage();
+  const { shards, pdfBucket } = storage(target);
   const [rows = []] = await executeSql(
     target,
-    d1EventsSql(uuid),
     documentShard(shards, uuid),
+    d1EventsSql(uuid),
   );
   const stored = await r2Object(
     target,

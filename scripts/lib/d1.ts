@@ -6,15 +6,27 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-/** Which database: the local one of `npm start` (optionally elsewhere on disk) or the deployed one. */
+/**
+ * Which databases: the local ones of `npm start` (optionally elsewhere on
+ * disk), or the deployed ones, those of wrangler.toml's production
+ * environment.
+ */
 export interface DatabaseTarget {
   remote: boolean;
   persistTo?: string | undefined;
 }
 
+/** The wrangler.toml environment `npm run deploy` deploys. */
+export const PRODUCTION_ENVIRONMENT = "production";
+
+/** The wrangler.toml environment of a target: none (the top level) locally. */
+export const configEnvironment = (
+  target: DatabaseTarget,
+): string | undefined => (target.remote ? PRODUCTION_ENVIRONMENT : undefined);
+
 export const targetFlags = (target: DatabaseTarget): string[] =>
   target.remote
-    ? ["--remote"]
+    ? ["--remote", "--env", PRODUCTION_ENVIRONMENT]
     : [
         "--local",
         ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
@@ -35,20 +47,29 @@ export async function wrangler(args: string[]): Promise<string> {
   }
 }
 
-/** Applies the SQL migrations of `migrations/` that the database has not seen yet. */
-export async function applyMigrations(target: DatabaseTarget): Promise<void> {
-  await wrangler(["d1", "migrations", "apply", "DB", ...targetFlags(target)]);
+/** Applies the SQL migrations of `migrations/` that the database `binding` has not seen yet. */
+export async function applyMigrations(
+  target: DatabaseTarget,
+  binding: string,
+): Promise<void> {
+  await wrangler([
+    "d1",
+    "migrations",
+    "apply",
+    binding,
+    ...targetFlags(target),
+  ]);
 }
 
 /**
- * Runs a SQL script (statements separated by `;`) and returns the rows of each
- * statement. wrangler takes no bound parameters, so values are inlined with
- * `sqlLiteral` (sql.ts). `binding` names the database in wrangler.toml.
+ * Runs a SQL script (statements separated by `;`) on the database `binding`
+ * and returns the rows of each statement. wrangler takes no bound parameters, so values are inlined with
+ * `sqlLiteral` (sql.ts).
  */
 export async function executeSql(
   target: DatabaseTarget,
+  binding: string,
   sql: string,
-  binding = "DB",
 ): Promise<Record<string, unknown>[][]> {
   const dir = await mkdtemp(join(tmpdir(), "deca-sql-"));
   const file = join(dir, "script.sql");

@@ -49,8 +49,10 @@ const spawnStart = (
   port: number,
   persistTo: string,
   vars: Record<string, string>,
+  cwd?: string,
 ): ChildProcess =>
   spawn("npm", ["start", "--", "--persist-to", persistTo], {
+    cwd,
     // vitest puts Vite's BASE_URL ("/") in its environment, which npm start
     // would take for the service's own; empty is wrangler.toml's.
     env: { ...process.env, BASE_URL: "", ...vars, PORT: String(port) },
@@ -78,12 +80,16 @@ export async function refusedStart(
   return { code, stdout, stderr };
 }
 
-/** `npm start` on a port and a state folder; resolves once wrangler is ready. */
+/**
+ * `npm start` on a port and a state folder, in the checkout `cwd` (this one by
+ * default); resolves once wrangler is ready.
+ */
 export async function startService(
   port: number,
   persistTo: string,
+  cwd?: string,
 ): Promise<RunningService> {
-  const child = spawnStart(port, persistTo, {});
+  const child = spawnStart(port, persistTo, {}, cwd);
   let output = "";
   const append = (chunk: Buffer) => {
     output += chunk.toString();
@@ -96,7 +102,8 @@ export async function startService(
     process.kill(-child.pid, "SIGTERM");
     await exited;
   };
-  const deadline = Date.now() + 90_000;
+  // A limit for a hang: npm start runs a dozen wrangler commands first.
+  const deadline = Date.now() + 180_000;
   while (!/Ready on http/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
