@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { executeSql } from "../scripts/lib/d1";
-import { DIRECTORY_SHARD, shardBindings } from "../scripts/lib/shards";
+import { shardBindings } from "../scripts/lib/shards";
+import { homeShard } from "../src/domain/shard-routing";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { freePort, keys, startService } from "../test/e2e/commands";
 import { fullRequest, RENDER_FIXTURES } from "./fixtures";
@@ -80,26 +81,31 @@ async function load(
 
 const sqlText = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 
-/** `count` more documents of `credential`, created within the last hour, straight into local D1. */
+/**
+ * `count` more documents of `credential` in its list, created within the
+ * last hour, straight into local D1: the list reads only the summaries in
+ * the credential's home shard.
+ */
 async function seedDocuments(
   persistTo: string,
-  credential: { credential_id: string; organization_id: string },
+  credential: { credential_id: string },
   first: number,
   count: number,
 ): Promise<void> {
   const now = Date.now();
-  const data = sqlText(JSON.stringify({ bench: true }));
+  const shards = shardBindings();
+  const home = homeShard(shards, {
+    id: credential.credential_id,
+    environment: "test",
+  });
   await executeSql(
     { remote: false, persistTo },
-    DIRECTORY_SHARD,
+    home,
     `WITH RECURSIVE n(i) AS (SELECT ${first} UNION ALL SELECT i + 1 FROM n WHERE i < ${first + count - 1})
-INSERT INTO documents (uuid, credential_id, organization_id, environment, reference, created_at,
-  transport_date, data, request_hash, document_locale, qr_key_version, pdf_object_key, pdf_sha256,
-  pdf_size_bytes, pdf_pages)
-SELECT printf('b0000000-0000-4000-8000-%012d', i), ${sqlText(credential.credential_id)},
-  ${sqlText(credential.organization_id)}, 'test', NULL, ${now} - (i % 3600000), '2026-11-21', ${data},
-  printf('%064d', i), 'es', 'v1', printf('documents/b0000000-0000-4000-8000-%012d.pdf', i),
-  printf('%064d', i), 20000, 1
+INSERT INTO document_summaries (uuid, credential_id, reference, created_at, transport_date,
+  rectifies_uuid)
+SELECT printf('b0000000-0000-4000-8000-%012d', i), ${sqlText(credential.credential_id)}, NULL,
+  ${now} - (i % 3600000), '2026-11-21', NULL
 FROM n;`,
   );
 }

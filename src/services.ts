@@ -49,7 +49,7 @@ export function createServices(
  * Work the answer does not wait for, kept alive past the response by
  * `waitUntil`; a failure is logged (the scheduled tasks finish what matters).
  */
-export const backgroundOf =
+const backgroundOf =
   (waitUntil: (promise: Promise<unknown>) => void): Background =>
   (task, work) =>
     waitUntil(
