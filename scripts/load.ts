@@ -1,7 +1,8 @@
 // `npm run load`: drives a fresh local service with concurrent clients, then
 // verifies every document it answered for. Options: --creates (2000),
 // --clients (16), --max-seconds (600). Exits 1 if anything was lost,
-// duplicated, corrupted, answered 5xx or logged a secret.
+// duplicated, corrupted, answered 5xx or logged a secret, or if a shard
+// received no document.
 import { parseArgs } from "node:util";
 import { loadFreshService } from "./lib/load-service";
 
@@ -25,5 +26,7 @@ const failed =
     report.serverErrors +
     report.wrongPdfs +
     report.secretsInLog >
-    0 || report.listTotal.expected !== report.listTotal.served;
+    0 ||
+  report.listTotal.expected !== report.listTotal.served ||
+  report.documentsPerShard.includes(0);
 process.exit(failed ? 1 : 0);

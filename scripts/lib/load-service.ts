@@ -5,13 +5,31 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, keys, startService } from "../../test/e2e/commands";
+import { executeSql } from "./d1";
 import { type LoadReport, runLoad } from "./load";
+import { shardBindings } from "./shards";
 
 export interface ServiceLoadReport extends Omit<LoadReport, "qrSecrets"> {
   /** Request log lines the service printed, all searched for secrets. */
   loggedRequests: number;
   /** Log lines of the service holding the key or a QR secret. */
   secretsInLog: number;
+  /** Document rows in each shard, DB_0 first: a run spreads over all of them. */
+  documentsPerShard: number[];
+}
+
+/** The document rows of each shard of a local state. */
+async function documentsPerShard(persistTo: string): Promise<number[]> {
+  const counts: number[] = [];
+  for (const binding of shardBindings()) {
+    const [rows] = await executeSql(
+      { remote: false, persistTo },
+      binding,
+      "SELECT count(*) AS n FROM documents;",
+    );
+    counts.push(Number(rows?.[0]?.n ?? 0));
+  }
+  return counts;
 }
 
 export async function loadFreshService(options: {
@@ -41,6 +59,7 @@ export async function loadFreshService(options: {
       key,
     });
     const secrets = [key, ...qrSecrets];
+    const perShard = await documentsPerShard(stateDir);
     const lines = service.output().split("\n");
     return {
       ...report,
@@ -49,6 +68,7 @@ export async function loadFreshService(options: {
       secretsInLog: lines.filter((line) =>
         secrets.some((secret) => line.includes(secret)),
       ).length,
+      documentsPerShard: perShard,
     };
   } finally {
     await service.stop();

@@ -22,6 +22,9 @@ it("loses, duplicates and corrupts nothing under concurrent clients, and logs no
     secretsInLog: 0,
   });
   expect(report.listTotal.served).toBe(report.listTotal.expected);
+  // Spread over every shard of wrangler.toml (4), the rows all counted.
+  expect(report.documentsPerShard).toHaveLength(4);
+  expect(Math.min(...report.documentsPerShard)).toBeGreaterThan(0);
   // The log was there to search: one line per request at least.
   expect(report.loggedRequests).toBeGreaterThanOrEqual(report.requests);
 }, 300_000);
