@@ -33,9 +33,9 @@ import {
   SINGLE_DATABASE_STATE,
   type SingleDatabaseState,
   STATE_FOLDER,
-  sqliteFiles,
 } from "../fixtures/single-database-state";
 import { apiClient, freePort, startService } from "../test/e2e/commands";
+import { sqliteFiles } from "./lib/sqlite-files";
 
 const OLD_COMMIT = "676bde8";
 const git = promisify(execFile);

@@ -23,10 +23,10 @@ import {
   SINGLE_DATABASE_STATE,
   type SingleDatabaseState,
   STATE_FOLDER,
-  sqliteFiles,
 } from "../../fixtures/single-database-state";
 import { executeSql } from "../../scripts/lib/d1";
 import { DIRECTORY_SHARD, shardBindings } from "../../scripts/lib/shards";
+import { sqliteFiles } from "../../scripts/lib/sqlite-files";
 import type { Environment } from "../../src/db/schema";
 import {
   credentialBucket,
