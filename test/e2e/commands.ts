@@ -40,6 +40,19 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** Requests to the service on `port` under `key`, with JSON bodies. */
+export const apiClient =
+  (port: number, key: string) =>
+  (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`http://localhost:${port}${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${key}`,
+        "Content-Type": "application/json",
+        ...init.headers,
+      },
+    });
+
 export interface RunningService {
   output: () => string;
   stop: () => Promise<void>;

@@ -1,12 +1,32 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, symlink } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import {
+  copyFile,
+  cp,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { minimalRequest, type RequestBody } from "../../fixtures/requests";
+import { minimalRequest } from "../../fixtures/requests";
+import {
+  conflictingCreates,
+  DEV_VARS_FILE,
+  type DocumentName,
+  ISSUED_FILE,
+  listedUuids,
+  SINGLE_DATABASE_STATE,
+  type SingleDatabaseState,
+  STATE_FOLDER,
+} from "../../fixtures/single-database-state";
 import { executeSql } from "../../scripts/lib/d1";
 import { DIRECTORY_SHARD, shardBindings } from "../../scripts/lib/shards";
+import { sqliteFiles } from "../../scripts/lib/sqlite-files";
 import type { Environment } from "../../src/db/schema";
 import {
   credentialBucket,
@@ -14,86 +34,35 @@ import {
   referenceBucket,
   shardOfBucket,
 } from "../../src/domain/shard-routing";
-import { freePort, type RunningService, startService } from "./commands";
+import {
+  apiClient,
+  freePort,
+  type RunningService,
+  startService,
+} from "./commands";
 
-// The upgrade from one database (docs/scale.md): a state made by the last
-// single-database commit's own `npm start`, then this commit's `npm start` on
-// the same state folder, which migrates every shard and moves the rows that
-// route elsewhere. What the old service issued must keep being served.
-const OLD_COMMIT = "676bde8";
+// The upgrade from one database (docs/scale.md): the state made by the last
+// single-database commit's own `npm start` (fixtures/single-database-state,
+// made from 676bde8), then this commit's `npm start` on a copy of it, which
+// migrates every shard and moves the rows that route elsewhere. What the old
+// service issued must keep being served.
 const REPO = process.cwd();
-const git = promisify(execFile);
+const FIXTURE = join(REPO, SINGLE_DATABASE_STATE);
 
-let oldCheckout: string;
+let work: string;
 let stateDir: string;
 let port: number;
 let service: RunningService | undefined;
-
-interface Issued {
-  uuid: string;
-  url: string;
-  pdf: Buffer;
-}
-
-const issued: Record<string, Issued> = {};
-let key: string;
-let requestA: RequestBody;
-let listBefore: string[];
-let conflictsBefore: number[];
+let old: SingleDatabaseState;
 let countsBefore: Record<string, number>;
 let shardsAfter: ShardState[];
 
-const api = (path: string, init: RequestInit = {}) =>
-  fetch(`http://localhost:${port}${path}`, {
-    ...init,
-    headers: {
-      Authorization: `Bearer ${key}`,
-      "Content-Type": "application/json",
-      ...init.headers,
-    },
-  });
-
-async function issue(
-  name: string,
-  body: RequestBody,
-  path = "/api/v1/documents",
-  method = "POST",
-): Promise<void> {
-  const response = await api(path, { method, body: JSON.stringify(body) });
-  // A create answers 201, a correction 200.
-  expect(response.status, await response.clone().text()).toBe(
-    method === "POST" ? 201 : 200,
-  );
-  const { uuid, url } = (await response.json()) as Issued;
-  const pdf = await api(`/api/v1/documents/${uuid}/pdf`);
-  expect(pdf.status).toBe(200);
-  issued[name] = { uuid, url, pdf: Buffer.from(await pdf.arrayBuffer()) };
-}
-
-const listedUuids = async () => {
-  const response = await api("/api/v1/documents?limit=100");
-  expect(response.status).toBe(200);
-  const { data } = (await response.json()) as { data: { uuid: string }[] };
-  return data.map((document) => document.uuid).sort();
-};
-
-/** A create with an old reference and another body: never a new document. */
-const conflictingCreates = () =>
-  Promise.all(
-    ["UPG-A", "UPG-C"].map(
-      async (reference) =>
-        (
-          await api("/api/v1/documents", {
-            method: "POST",
-            body: JSON.stringify({
-              ...minimalRequest(),
-              reference,
-              observations: "Otro envío.",
-            }),
-          })
-        ).status,
-    ),
-  );
+const api = (path: string, init?: RequestInit) =>
+  apiClient(port, old.key)(path, init);
+const qrLink = (name: DocumentName) =>
+  `http://localhost:${port}${old.documents[name].qr_path}`;
+const sha256 = (bytes: ArrayBuffer) =>
+  createHash("sha256").update(new Uint8Array(bytes)).digest("hex");
 
 const local = () => ({ remote: false, persistTo: stateDir });
 
@@ -138,70 +107,80 @@ async function readShard(binding: string): Promise<ShardState> {
   };
 }
 
+/**
+ * Moves every time of the old databases (the integer `..._at` columns) on by
+ * `ms`: the documents are then as young as when the old service stopped,
+ * inside the windows (24 h for reads, lists and retries) they were in.
+ */
+async function moveTimesOn(ms: number): Promise<void> {
+  const databases = join(stateDir, "v3/d1/miniflare-D1DatabaseObject");
+  for (const file of await sqliteFiles(databases)) {
+    if (file.endsWith("metadata.sqlite")) continue;
+    const database = new DatabaseSync(file);
+    const tables = database
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table'
+           AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+           AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'
+           AND name NOT LIKE 'd1\\_%' ESCAPE '\\';`,
+      )
+      .all();
+    for (const { name: table } of tables) {
+      const columns = database
+        .prepare(`SELECT name, type FROM pragma_table_info(?);`)
+        .all(String(table));
+      for (const { name: column, type } of columns) {
+        if (!String(column).endsWith("_at") || type !== "integer") continue;
+        database
+          .prepare(`UPDATE "${table}" SET "${column}" = "${column}" + ?;`)
+          .run(ms);
+      }
+    }
+    database.close();
+  }
+}
+
+/**
+ * A checkout of this commit whose .dev.vars holds the fixture's keyrings:
+ * every entry of this one linked, but its own .dev.vars and local state.
+ */
+async function checkoutWithOldKeyrings(): Promise<string> {
+  const checkout = join(work, "checkout");
+  await mkdir(checkout);
+  for (const entry of await readdir(REPO)) {
+    if ([".dev.vars", ".git", ".wrangler"].includes(entry)) continue;
+    await symlink(join(REPO, entry), join(checkout, entry));
+  }
+  await copyFile(join(FIXTURE, DEV_VARS_FILE), join(checkout, ".dev.vars"));
+  return checkout;
+}
+
 beforeAll(async () => {
-  oldCheckout = await mkdtemp(join(tmpdir(), "deca-old-"));
-  stateDir = await mkdtemp(join(tmpdir(), "deca-upgrade-state-"));
-  await git("git", ["worktree", "add", "--detach", oldCheckout, OLD_COMMIT], {
-    cwd: REPO,
-  });
-  // The same packages, and the same keyrings: the old start creates
-  // .dev.vars through the link when this checkout has none yet.
-  await symlink(join(REPO, "node_modules"), join(oldCheckout, "node_modules"));
-  await symlink(join(REPO, ".dev.vars"), join(oldCheckout, ".dev.vars"));
-
-  port = await freePort();
-  service = await startService(port, stateDir, oldCheckout);
-  const printed = /sk_test_[0-9A-Za-z]{32,}/.exec(service.output());
-  if (!printed) throw new Error(`no key printed:\n${service.output()}`);
-  key = printed[0];
-
-  requestA = { ...minimalRequest(), reference: "UPG-A" };
-  await issue("A", requestA);
-  await issue("B", { ...minimalRequest(), reference: "UPG-B" });
-  await issue(
-    "B2",
-    { ...minimalRequest(), reference: "UPG-B-R1", observations: "Corregido." },
-    `/api/v1/documents/${issued.B?.uuid}`,
-    "PUT",
-  );
-  await issue("C", { ...minimalRequest(), reference: "UPG-C" });
-  await issue("D", minimalRequest());
-  const deleted = await api(`/api/v1/documents/${issued.C?.uuid}`, {
-    method: "DELETE",
-    body: JSON.stringify({
-      reason: "Pedido anulado antes de salir.",
-      confirm_not_delivered: true,
-      confirm_not_used: true,
-    }),
-  });
-  expect(deleted.status).toBe(204);
-  // A is the one whose QR link was opened before the upgrade.
-  const scanned = await fetch(issued.A?.url ?? "");
-  expect(Buffer.from(await scanned.arrayBuffer())).toEqual(issued.A?.pdf);
-  listBefore = await listedUuids();
-  conflictsBefore = await conflictingCreates();
-  await service.stop();
-  service = undefined;
+  old = JSON.parse(
+    await readFile(join(FIXTURE, ISSUED_FILE), "utf8"),
+  ) as SingleDatabaseState;
+  work = await mkdtemp(join(tmpdir(), "deca-upgrade-"));
+  stateDir = join(work, STATE_FOLDER);
+  await cp(join(FIXTURE, STATE_FOLDER), stateDir, { recursive: true });
+  await moveTimesOn(Date.now() - old.captured_at);
 
   // Read through this commit's DB_0 binding: the same file as the old DB.
   countsBefore = (
     await executeSql(local(), DIRECTORY_SHARD, COUNTS)
   )[0]?.[0] as Record<string, number>;
-  service = await startService(port, stateDir);
+  port = await freePort();
+  service = await startService(port, stateDir, await checkoutWithOldKeyrings());
   shardsAfter = [];
   for (const binding of shardBindings()) {
     shardsAfter.push(await readShard(binding));
   }
-}, 420_000);
+}, 180_000);
 
 afterAll(async () => {
   try {
     await service?.stop();
   } finally {
-    await git("git", ["worktree", "remove", "--force", oldCheckout], {
-      cwd: REPO,
-    });
-    await rm(stateDir, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
   }
 });
 
@@ -271,18 +250,21 @@ describe("an old single-database state under this commit's npm start", () => {
     }
     expect(environmentOf.size).toBe(1);
     expect(summarized.sort()).toEqual(
-      ["A", "B", "B2", "D"].map((name) => issued[name]?.uuid).sort(),
+      (["A", "B", "B2", "D"] as const)
+        .map((name) => old.documents[name].uuid)
+        .sort(),
     );
   });
 
   it("serves the old QR links with the same PDF bytes, and not the deleted one", async () => {
-    for (const name of ["A", "B", "B2", "D"]) {
-      const document = issued[name] as Issued;
-      const response = await fetch(document.url);
+    for (const name of ["A", "B", "B2", "D"] as const) {
+      const response = await fetch(qrLink(name));
       expect(response.status, name).toBe(200);
-      expect(Buffer.from(await response.arrayBuffer())).toEqual(document.pdf);
+      expect(sha256(await response.arrayBuffer()), name).toBe(
+        old.documents[name].pdf_sha256,
+      );
     }
-    expect((await fetch(issued.C?.url ?? "")).status).toBe(404);
+    expect((await fetch(qrLink("C"))).status).toBe(404);
   });
 
   it("finds the old documents by reference", async () => {
@@ -294,7 +276,7 @@ describe("an old single-database state under this commit's npm start", () => {
       const response = await api(`/api/v1/documents/ref/${reference}`);
       expect(response.status, reference).toBe(200);
       expect(await response.json()).toMatchObject({
-        uuid: issued[name]?.uuid,
+        uuid: old.documents[name].uuid,
       });
     }
   });
@@ -302,18 +284,23 @@ describe("an old single-database state under this commit's npm start", () => {
   it("keeps the old references reserved: a retry gets the same document, another body a 409 as before", async () => {
     const retry = await api("/api/v1/documents", {
       method: "POST",
-      body: JSON.stringify(requestA),
+      body: JSON.stringify(old.request_a),
     });
     expect(retry.status).toBe(200);
-    expect(await retry.json()).toMatchObject({ uuid: issued.A?.uuid });
+    expect(await retry.json()).toMatchObject({ uuid: old.documents.A.uuid });
     // A reference stays reserved, its document deleted or not.
-    expect(conflictsBefore).toEqual([409, 409]);
-    expect(await conflictingCreates()).toEqual(conflictsBefore);
+    expect(old.conflicts).toEqual([409, 409]);
+    expect(await conflictingCreates(api)).toEqual(old.conflicts);
   });
 
   it("lists the old documents, and issues new ones beside them", async () => {
-    expect(await listedUuids()).toEqual(listBefore);
-    await issue("E", { ...minimalRequest(), reference: "UPG-E" });
-    expect(await listedUuids()).toEqual([...listBefore, issued.E?.uuid].sort());
+    expect(await listedUuids(api)).toEqual(old.listed);
+    const created = await api("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify({ ...minimalRequest(), reference: "UPG-E" }),
+    });
+    expect(created.status).toBe(201);
+    const { uuid } = (await created.json()) as { uuid: string };
+    expect(await listedUuids(api)).toEqual([...old.listed, uuid].sort());
   });
 });
