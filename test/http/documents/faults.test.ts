@@ -118,39 +118,36 @@ it("issues while the locks are unreachable", async () => {
   expect(response.status).toBe(201);
 });
 
+describe.each(FAULTS.filter(onTheCreatePath))("when $name", (fault) => {
+  it("an issue leaves nothing, and the retry issues the document", async () => {
+    const { key, id } = await createCredential();
+    const before = await stateOf(id);
+    const response = await documentsApi(fault.call, key).create(fullRequest());
+    await expectCleanFailure(response, fault);
+    expect(await stateOf(id)).toEqual(before);
+
+    const retry = await documentsApi(healthy, key).create(fullRequest());
+    expect(retry.status).toBe(201);
+    const { uuid } = (await retry.json()) as { uuid: string };
+    const after = await stateOf(id);
+    expect(after.documents).toHaveLength(1);
+    expect(after.reservations).toEqual([
+      { reference: "PED-2026-0001", document_uuid: uuid },
+    ]);
+    expect(after.audit).toEqual([
+      {
+        document_uuid: uuid,
+        type: "issued",
+        request_id: retry.headers.get("X-Request-Id"),
+      },
+    ]);
+    expect(after.objects).toEqual(
+      [...before.objects, `documents/${uuid}.pdf`].sort(),
+    );
+  });
+});
+
 describe.each(FAULTS)("when $name", (fault) => {
-  it.runIf(onTheCreatePath(fault))(
-    "an issue leaves nothing, and the retry issues the document",
-    async () => {
-      const { key, id } = await createCredential();
-      const before = await stateOf(id);
-      const response = await documentsApi(fault.call, key).create(
-        fullRequest(),
-      );
-      await expectCleanFailure(response, fault);
-      expect(await stateOf(id)).toEqual(before);
-
-      const retry = await documentsApi(healthy, key).create(fullRequest());
-      expect(retry.status).toBe(201);
-      const { uuid } = (await retry.json()) as { uuid: string };
-      const after = await stateOf(id);
-      expect(after.documents).toHaveLength(1);
-      expect(after.reservations).toEqual([
-        { reference: "PED-2026-0001", document_uuid: uuid },
-      ]);
-      expect(after.audit).toEqual([
-        {
-          document_uuid: uuid,
-          type: "issued",
-          request_id: retry.headers.get("X-Request-Id"),
-        },
-      ]);
-      expect(after.objects).toEqual(
-        [...before.objects, `documents/${uuid}.pdf`].sort(),
-      );
-    },
-  );
-
   it("a correction leaves the original the latest version, and the retry corrects it", async () => {
     const { key, id } = await createCredential();
     const original = await documentsApi(healthy, key).issue(minimalRequest());
