@@ -66,6 +66,14 @@ const unreachable = (statement: D1PreparedStatement): D1PreparedStatement =>
     raw: overloaded,
   });
 
+/** A shard's `prepare`, whose statements matching `sql` are unreachable. */
+const preparingUnreachable =
+  (shard: D1Database, sql: RegExp) =>
+  (query: string): D1PreparedStatement => {
+    const statement = shard.prepare(query);
+    return sql.test(query) ? unreachable(statement) : statement;
+  };
+
 /**
  * The bindings with D1 overloaded for every statement whose SQL matches
  * `sql` (all of them by default), and for every batch.
@@ -74,10 +82,7 @@ export const d1Down = (sql = /./): Env => ({
   ...env,
   ...everyShard((shard) =>
     replacing(shard, {
-      prepare: (query: string) => {
-        const statement = shard.prepare(query);
-        return sql.test(query) ? unreachable(statement) : statement;
-      },
+      prepare: preparingUnreachable(shard, sql),
       batch: overloaded,
     }),
   ),
@@ -117,12 +122,7 @@ export const r2GetDown = (): Env => ({
 export const d1StatementsDown = (sql: RegExp): Env => ({
   ...env,
   ...everyShard((shard) =>
-    replacing(shard, {
-      prepare: (query: string) => {
-        const statement = shard.prepare(query);
-        return sql.test(query) ? unreachable(statement) : statement;
-      },
-    }),
+    replacing(shard, { prepare: preparingUnreachable(shard, sql) }),
   ),
 });
 
