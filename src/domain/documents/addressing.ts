@@ -7,6 +7,7 @@ import {
 } from "../../db/documents";
 import type { DocumentRow, Environment } from "../../db/schema";
 import type { Credential } from "../authenticate";
+import { documentLockName } from "../locks";
 import { documentShard, reservationShard } from "../shard-routing";
 import type { DocumentServices } from "./services";
 
@@ -94,4 +95,26 @@ export async function findOwnDocument(
   const row = (await findReserved(services, credential, address.reference))
     ?.document;
   return row?.credentialId === credential.id ? row : undefined;
+}
+
+/**
+ * Runs `work` under the lock of the caller's document at `address`, with the
+ * document as read under that lock (undefined when it is not the caller's).
+ * A uuid is locked before anything is read, so that one read serves; a
+ * reference is resolved to its uuid first.
+ */
+export async function withOwnDocumentLocked<T>(
+  services: Pick<DocumentServices, "shards" | "locks">,
+  credential: Credential,
+  address: DocumentAddress,
+  work: (document: DocumentRow | undefined) => Promise<T>,
+): Promise<T> {
+  const uuid =
+    "uuid" in address
+      ? address.uuid
+      : (await findOwnDocument(services, credential, address))?.uuid;
+  if (uuid === undefined) return work(undefined);
+  return services.locks.withLock(documentLockName(uuid), async () =>
+    work(await findOwnDocument(services, credential, { uuid })),
+  );
 }

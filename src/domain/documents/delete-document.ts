@@ -3,13 +3,12 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
-import { documentLockName } from "../locks";
 import { documentShard, homeShard } from "../shard-routing";
 import { isWithinDeleteWindow } from "../windows";
 import {
   type DocumentAddress,
   findDocument,
-  findOwnDocument,
+  withOwnDocumentLocked,
 } from "./addressing";
 import { settleDeletion } from "./finish-deletion";
 import type { DocumentServices } from "./services";
@@ -55,37 +54,39 @@ export async function deleteDocument(
   address: DocumentAddress,
   request: DeleteRequest,
 ): Promise<void> {
-  const found = await findOwnDocument(services, credential, address);
-  if (!found) throw notFound();
-  await services.locks.withLock(documentLockName(found.uuid), async () => {
-    const document = await findDocument(services, found.uuid);
-    if (!document) throw notFound();
-    const now = services.clock.now();
-    const inWindow = isWithinDeleteWindow(document.createdAt, now);
-    if (document.deletedAt !== null) {
-      if (!inWindow) throw notFound();
-      // Finishes what a first deletion may have left undone.
-      return unlist(services, credential, document.uuid);
-    }
-    if (!inWindow) {
-      throw new DomainError("DELETE_WINDOW_EXPIRED");
-    }
-    const refused = refusal(document, request);
-    if (refused) throw refused;
-    const shard = documentShard(services.shards, document.uuid);
+  await withOwnDocumentLocked(
+    services,
+    credential,
+    address,
+    async (document) => {
+      if (!document) throw notFound();
+      const now = services.clock.now();
+      const inWindow = isWithinDeleteWindow(document.createdAt, now);
+      if (document.deletedAt !== null) {
+        if (!inWindow) throw notFound();
+        // Finishes what a first deletion may have left undone.
+        return unlist(services, credential, document.uuid);
+      }
+      if (!inWindow) {
+        throw new DomainError("DELETE_WINDOW_EXPIRED");
+      }
+      const refused = refusal(document, request);
+      if (refused) throw refused;
+      const shard = documentShard(services.shards, document.uuid);
 
-    const deleted = await markDeleted(shard, document.uuid, {
-      at: now,
-      reason: request.reason,
-      credentialId: credential.id,
-      requestId: services.requestId,
-    });
-    // A QR access may have landed between the read and the write.
-    if (!deleted) {
-      const current = await findDocument(services, document.uuid);
-      throw (current && refusal(current, request)) ?? notFound();
-    }
-    await settleDeletion(services, shard, document.uuid, now);
-    await unlist(services, credential, document.uuid);
-  });
+      const deleted = await markDeleted(shard, document.uuid, {
+        at: now,
+        reason: request.reason,
+        credentialId: credential.id,
+        requestId: services.requestId,
+      });
+      // A QR access may have landed between the read and the write.
+      if (!deleted) {
+        const current = await findDocument(services, document.uuid);
+        throw (current && refusal(current, request)) ?? notFound();
+      }
+      settleDeletion(services, shard, document.uuid, now);
+      await unlist(services, credential, document.uuid);
+    },
+  );
 }

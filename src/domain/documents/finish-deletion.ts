@@ -12,22 +12,23 @@ export const DELETION_MARK_STALE_MS = 5 * 60 * 1000;
 const BATCH_SIZE = 50;
 
 /**
- * After a deletion committed in D1: its PDF object says so, then its mark
- * goes (after the answer). The deletion stands whatever R2 answers: a
- * failure is logged and the mark stays for the cron.
+ * After a deletion committed in D1, once the answer is sent: its PDF object
+ * says so, then its mark goes. No QR link reads that metadata before the
+ * deletion window and its margin have passed (windows.ts); until then D1
+ * decides. A failure is logged and the mark stays for the cron.
  */
-export async function settleDeletion(
+export function settleDeletion(
   services: DocumentServices,
   shard: Database,
   uuid: string,
   deletedAt: number,
-): Promise<void> {
-  const noted = services.pdfs.noteDeletion(pdfObjectKey(uuid), deletedAt);
+): void {
   services.background(
     "deletion_mark",
-    noted.then(() => deletePendingDeletionMarks(shard, [uuid])),
+    services.pdfs
+      .noteDeletion(pdfObjectKey(uuid), deletedAt)
+      .then(() => deletePendingDeletionMarks(shard, [uuid])),
   );
-  await noted.catch(() => undefined);
 }
 
 /**

@@ -3,14 +3,14 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound, ValidationError } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
-import { documentLockName, referenceLockName } from "../locks";
+import { referenceLockName } from "../locks";
 import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import {
   type DocumentAddress,
   findDocument,
-  findOwnDocument,
   reservedDocument,
+  withOwnDocumentLocked,
 } from "./addressing";
 import { referenceConflict } from "./create-document";
 import { issueDocument } from "./issue-document";
@@ -79,7 +79,8 @@ function issueCorrection(
 /**
  * Corrects a document by issuing a new version (spec 3): the original stays
  * active with its QR link. Corrections of one document are serialized by its
- * lock; the unique index on `rectifies_uuid` stays as the last guard.
+ * lock, under which it is read; the unique index on `rectifies_uuid` stays
+ * as the last guard.
  */
 export async function rectifyDocument(
   services: DocumentServices,
@@ -87,30 +88,34 @@ export async function rectifyDocument(
   address: DocumentAddress,
   request: DocumentRequest,
 ): Promise<DocumentResult> {
-  const found = await findOwnDocument(services, credential, address);
-  if (!found || found.deletedAt !== null) throw notFound();
-  if (request.reference !== null && request.reference === found.reference) {
-    throw new ValidationError([
-      {
-        field: "reference",
-        code: "INVALID_VALUE",
-        message:
-          "A correction needs its own reference: it must differ from the reference of the document it corrects.",
-      },
-    ]);
-  }
-  return services.locks.withLock(documentLockName(found.uuid), async () => {
-    // Read again under the lock: another request may have changed it.
-    const target = await findDocument(services, found.uuid);
-    if (!target || target.deletedAt !== null) throw notFound();
-    if (target.rectifiedByUuid !== null) {
-      return existingCorrection(
-        services,
-        credential,
-        request,
-        target.rectifiedByUuid,
-      );
-    }
-    return issueCorrection(services, credential, request, target);
-  });
+  return withOwnDocumentLocked(
+    services,
+    credential,
+    address,
+    async (target) => {
+      if (!target || target.deletedAt !== null) throw notFound();
+      if (
+        request.reference !== null &&
+        request.reference === target.reference
+      ) {
+        throw new ValidationError([
+          {
+            field: "reference",
+            code: "INVALID_VALUE",
+            message:
+              "A correction needs its own reference: it must differ from the reference of the document it corrects.",
+          },
+        ]);
+      }
+      if (target.rectifiedByUuid !== null) {
+        return existingCorrection(
+          services,
+          credential,
+          request,
+          target.rectifiedByUuid,
+        );
+      }
+      return issueCorrection(services, credential, request, target);
+    },
+  );
 }
