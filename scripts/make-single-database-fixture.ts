@@ -33,6 +33,7 @@ import {
   SINGLE_DATABASE_STATE,
   type SingleDatabaseState,
   STATE_FOLDER,
+  WRANGLER_FILE,
 } from "../fixtures/single-database-state";
 import { apiClient, freePort, startService } from "../test/e2e/commands";
 import { sqliteFiles } from "./lib/sqlite-files";
@@ -197,6 +198,10 @@ async function main(): Promise<void> {
     await copyFile(
       join(oldCheckout, ".dev.vars"),
       join(fixture, DEV_VARS_FILE),
+    );
+    await copyFile(
+      join(oldCheckout, "wrangler.toml"),
+      join(fixture, WRANGLER_FILE),
     );
     const state: SingleDatabaseState = {
       made_from: OLD_COMMIT,

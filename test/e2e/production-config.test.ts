@@ -1,10 +1,14 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import {
+  SINGLE_DATABASE_STATE,
+  WRANGLER_FILE,
+} from "../../fixtures/single-database-state";
 import { PRODUCTION_ENVIRONMENT } from "../../scripts/lib/d1";
 import { shardBindings } from "../../scripts/lib/shards";
 
@@ -12,7 +16,6 @@ import { shardBindings } from "../../scripts/lib/shards";
 // and [env.production] (npm run deploy), which wrangler does not fill from
 // the top level, so every binding is written twice.
 const run = promisify(execFile);
-const LAST_SINGLE_DATABASE_COMMIT = "676bde8";
 
 interface D1Entry {
   binding: string;
@@ -56,12 +59,8 @@ describe("wrangler.toml", () => {
   });
 
   it("keeps the former database's name and id for DB_0, so a local state keeps its file", async () => {
-    const old = join(tempDir, "wrangler.toml");
-    const { stdout } = await run("git", [
-      "show",
-      `${LAST_SINGLE_DATABASE_COMMIT}:wrangler.toml`,
-    ]);
-    await writeFile(old, stdout);
+    // The wrangler.toml of the last single-database commit, kept with its state.
+    const old = join(SINGLE_DATABASE_STATE, WRANGLER_FILE);
     const [former] = readConfig(old).d1_databases as D1Entry[];
     const [directory] = local.d1_databases as D1Entry[];
     expect(former?.binding).toBe("DB");
