@@ -1,7 +1,7 @@
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
 import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
-import { qrKeyVersionOf, verifyQrSecret } from "../../storage/qr-secret";
+import { qrKeyVersionOf } from "../../storage/qr-secret";
 import { documentShard, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { pdfObjectKey } from "./issue-document";
@@ -34,16 +34,22 @@ const opens = (target: QrLinkTarget, link: QrLink, now: number): boolean =>
  * with its session) are the same 404. A `GET` records the access, which
  * blocks deletion; a `HEAD` (`record: false`) does not.
  */
-export function downloadByQr(
+export async function downloadByQr(
   services: DocumentServices,
   link: QrLink,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
+  // The secret first, by its HMAC alone: a wrong one reaches neither the
+  // cache nor storage, so neither its answer nor its time tells whether the
+  // document exists. The key version it matches must be the document's.
+  const version =
+    link.k && (await qrKeyVersionOf(services.qrKeyring, link.uuid, link.k));
+  if (!version) throw notFound();
   const createdAt = uuidCreatedAt(link.uuid);
   return createdAt !== null &&
     isDeletionSettled(createdAt, services.clock.now())
-    ? downloadSettled(services, link, record)
-    : downloadFromDatabase(services, link, record);
+    ? downloadSettled(services, link, version, record)
+    : downloadFromDatabase(services, link, version, record);
 }
 
 /**
@@ -54,25 +60,21 @@ export function downloadByQr(
 async function downloadFromDatabase(
   services: DocumentServices,
   link: QrLink,
+  version: string,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
   const shard = documentShard(services.shards, link.uuid);
+  // The PDF is fetched while D1 is read (its key is the uuid's), and looked
+  // at only once the link is known to open: an unknown or deleted
+  // document stays a 404 whatever R2 answers.
+  const pdf = services.pdfs.get(pdfObjectKey(link.uuid));
+  pdf.catch(() => undefined);
   const row = await findQrLinkTarget(shard, link.uuid);
   const now = services.clock.now();
-  if (
-    !row ||
-    !link.k ||
-    !opens(row, link, now) ||
-    !(await verifyQrSecret(
-      services.qrKeyring,
-      row.qrKeyVersion,
-      row.uuid,
-      link.k,
-    ))
-  ) {
+  if (!row || row.qrKeyVersion !== version || !opens(row, link, now)) {
     throw notFound();
   }
-  const bytes = await services.pdfs.get(pdfObjectKey(row.uuid));
+  const bytes = await pdf;
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
@@ -98,20 +100,15 @@ const EDGE_CACHE_MS = 24 * 60 * 60 * 1000;
 async function downloadSettled(
   services: DocumentServices,
   link: QrLink,
+  version: string,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
-  // The secret first, by its HMAC alone: a wrong one reaches neither the
-  // cache nor storage, so neither its answer nor its time tells whether the
-  // document exists.
-  const version =
-    link.k && (await qrKeyVersionOf(services.qrKeyring, link.uuid, link.k));
-  if (!version) throw notFound();
   const cached = await services.edgeCache.match(link.uuid);
   const stored =
     cached ?? (await services.pdfs.getWithMetadata(pdfObjectKey(link.uuid)));
   if (!stored) throw notFound();
   const { metadata, bytes } = stored;
-  if (!metadata) return downloadFromDatabase(services, link, record);
+  if (!metadata) return downloadFromDatabase(services, link, version, record);
   const now = services.clock.now();
   // On a hit too: a demo document's copy may outlive its session.
   if (metadata.qrKeyVersion !== version || !opens(metadata, link, now)) {

@@ -6,7 +6,9 @@ import {
   sha256Of,
   withIssuedDocument,
 } from "../../helpers/documents-api";
+import { d1Down, r2GetDown } from "../../helpers/faults";
 import { rowsOfAllShards } from "../../helpers/shards";
+import { callWithClock } from "../../helpers/worker";
 
 const DAY = 24 * 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 5);
@@ -24,6 +26,20 @@ describe("GET /d/{uuid}?k=", () => {
     expect(await sha256Of(await response.arrayBuffer())).toBe(
       document.pdf.sha256,
     );
+  });
+
+  it("answers a wrong secret within the deletion window 404 without reaching D1 or R2", async () => {
+    const { clock, document } = await setup();
+    const k = new URL(document.url).searchParams.get("k") as string;
+    const flipped = `${k.slice(0, -1)}${k.endsWith("A") ? "B" : "A"}`;
+    const storageDown = callWithClock(clock, {
+      ...d1Down(),
+      PDFS: r2GetDown().PDFS,
+    });
+    const wrong = await storageDown(`/d/${document.uuid}?k=${flipped}`);
+    expect(wrong.status).toBe(404);
+    // The right secret does need them: the outage shows.
+    expect((await storageDown(qrPath(document.url))).status).toBe(503);
   });
 
   it("answers one identical 404 for a wrong, missing or foreign secret and an unknown uuid", async () => {
