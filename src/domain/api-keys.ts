@@ -19,6 +19,24 @@ export function environmentOfKey(key: string): Environment | null {
 /** SHA-256 of the key, hex: the only form in which a key is stored. */
 export const hashApiKey = (key: string): Promise<string> => sha256Hex(key);
 
+/** A key as a request presents it: well formed, with its environment and hash. */
+export interface PresentedKey {
+  environment: Environment;
+  keyHash: string;
+}
+
+/**
+ * The key of a request, hashed once for everything that needs it (the rate
+ * count that starts early, authentication); null when missing or malformed.
+ */
+export async function presentedKey(
+  key: string | null,
+): Promise<PresentedKey | null> {
+  const environment = key === null ? null : environmentOfKey(key);
+  if (key === null || environment === null) return null;
+  return { environment, keyHash: await hashApiKey(key) };
+}
+
 /** What may be shown of a key after issue: its prefix and last four characters. */
 export function keyDisplayParts(key: string): {
   prefix: string;

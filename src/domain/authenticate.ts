@@ -7,7 +7,7 @@ import {
   type DocumentLocale,
   isDocumentLocale,
 } from "../schemas/document-locale";
-import { environmentOfKey, hashApiKey } from "./api-keys";
+import type { PresentedKey } from "./api-keys";
 import { credentialShard } from "./shard-routing";
 
 /** The caller behind a valid API key. */
@@ -29,13 +29,11 @@ export interface Credential {
 export async function authenticate(
   shards: readonly Database[],
   clock: Clock,
-  key: string | null,
+  key: PresentedKey | null,
   clientIp: string,
 ): Promise<Credential> {
-  const environment = key ? environmentOfKey(key) : null;
-  if (!key || !environment) throw new DomainError("UNAUTHENTICATED");
-
-  const keyHash = await hashApiKey(key);
+  if (!key) throw new DomainError("UNAUTHENTICATED");
+  const { environment, keyHash } = key;
   const row = await findCredentialByKeyHash(
     credentialShard(shards, keyHash, environment),
     keyHash,

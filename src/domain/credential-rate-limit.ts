@@ -1,5 +1,5 @@
 import { DomainError } from "../errors";
-import { environmentOfKey, hashApiKey } from "./api-keys";
+import type { PresentedKey } from "./api-keys";
 import type { Credential } from "./authenticate";
 import type { DocumentServices } from "./documents/services";
 import type { RateDecision } from "./rate-limits";
@@ -52,16 +52,13 @@ const consume = (services: RateServices, terms: RateTerms) =>
  * unknown key, one from another IP or a demo token starts nothing, so that
  * no request counts against a budget its key may not spend.
  */
-export async function startRateCount(
+export function startRateCount(
   services: RateServices,
-  key: string | null,
+  key: PresentedKey | null,
   ip: string,
-): Promise<EarlyRateCount | null> {
-  const environment = key === null ? null : environmentOfKey(key);
-  if (key === null || environment === null || environment === "demo") {
-    return null;
-  }
-  const caller = `${await hashApiKey(key)} ${ip}`;
+): EarlyRateCount | null {
+  if (key === null || key.environment === "demo") return null;
+  const caller = `${key.keyHash} ${ip}`;
   const terms = knownCallers.get(caller);
   if (!terms) return { caller, started: null };
   const decision = consume(services, terms);

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { presentedKey } from "../../domain/api-keys";
 import { authenticate, type Credential } from "../../domain/authenticate";
 import {
   forgetCaller,
@@ -25,9 +26,11 @@ export type AuthenticatedEnv = AppEnv & {
 export const requireCredential = createMiddleware<AuthenticatedEnv>(
   async (c, next) => {
     const { services } = c.var;
-    const key = BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? null;
+    const key = await presentedKey(
+      BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? null,
+    );
     const ip = clientIp(c.req.raw);
-    const early = await startRateCount(services, key, ip);
+    const early = startRateCount(services, key, ip);
     let credential: Credential;
     try {
       credential = await authenticate(services.shards, services.clock, key, ip);
