@@ -27,3 +27,14 @@ export async function rowsOfAllShards<T = Record<string, unknown>>(
   );
   return results.flat();
 }
+
+/** When a document's QR accesses were recorded in its audit trail, in order. */
+export const qrAccessTimes = async (uuid: string): Promise<number[]> =>
+  (
+    await shardOf(uuid)
+      .prepare(
+        "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'qr_accessed' ORDER BY id",
+      )
+      .bind(uuid)
+      .all<{ occurred_at: number }>()
+  ).results.map((event) => event.occurred_at);

@@ -16,7 +16,7 @@ import {
   withIssuedDocument,
 } from "../../helpers/documents-api";
 import { d1WritesDown, failing, r2GetDown } from "../../helpers/faults";
-import { shardOf } from "../../helpers/shards";
+import { qrAccessTimes } from "../../helpers/shards";
 import {
   type Call,
   callWith,
@@ -66,16 +66,6 @@ const MINUTE = 60_000;
 
 const secretOf = (url: string) => new URL(url).searchParams.get("k") as string;
 
-const qrAccesses = async (uuid: string) =>
-  (
-    await shardOf(uuid)
-      .prepare(
-        "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'qr_accessed' ORDER BY id",
-      )
-      .bind(uuid)
-      .all<{ occurred_at: number }>()
-  ).results.map((event) => event.occurred_at);
-
 describe("a settled QR link served from the edge cache", () => {
   it("serves the first answer's bytes and headers again, with no D1 or R2 call before the answer", async () => {
     const { clock, document } = await withIssuedDocument(NOW);
@@ -108,7 +98,7 @@ describe("a settled QR link served from the edge cache", () => {
       "no-store, private",
     ]);
     // Both accesses are in the audit trail, the hit's recorded after its answer.
-    expect(await qrAccesses(document.uuid)).toEqual([
+    expect(await qrAccessTimes(document.uuid)).toEqual([
       SETTLED,
       SETTLED + MINUTE,
     ]);
@@ -123,7 +113,7 @@ describe("a settled QR link served from the edge cache", () => {
     }
     clock.set(SETTLED + MINUTE);
     expect((await request(qrPath(document.url))).status).toBe(200);
-    expect(await qrAccesses(document.uuid)).toEqual([
+    expect(await qrAccessTimes(document.uuid)).toEqual([
       SETTLED,
       SETTLED + MINUTE,
     ]);
@@ -146,7 +136,7 @@ describe("a settled QR link served from the edge cache", () => {
     expect(head.headers.get("Content-Length")).toBe(
       String(document.pdf.size_bytes),
     );
-    expect(await qrAccesses(document.uuid)).toEqual([
+    expect(await qrAccessTimes(document.uuid)).toEqual([
       SETTLED,
       SETTLED + MINUTE,
     ]);

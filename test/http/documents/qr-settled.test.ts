@@ -17,7 +17,7 @@ import {
   withIssuedDocument,
 } from "../../helpers/documents-api";
 import { d1Held, d1WritesDown, failing } from "../../helpers/faults";
-import { shardOf } from "../../helpers/shards";
+import { qrAccessTimes, shardOf } from "../../helpers/shards";
 import { callWithClock, fixedClock, ORIGIN } from "../../helpers/worker";
 
 const HOUR = 3_600_000;
@@ -79,14 +79,7 @@ const qrAccess = async (uuid: string) => ({
       .bind(uuid)
       .first<{ first_qr_access_at: number | null }>()
   )?.first_qr_access_at,
-  events: (
-    await shardOf(uuid)
-      .prepare(
-        "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'qr_accessed'",
-      )
-      .bind(uuid)
-      .all<{ occurred_at: number }>()
-  ).results.map((event) => event.occurred_at),
+  events: await qrAccessTimes(uuid),
 });
 
 describe("a QR link once its document can no longer be deleted", () => {
