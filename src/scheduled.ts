@@ -1,6 +1,7 @@
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
 import { archiveDocuments } from "./domain/documents/archive-documents";
 import { finishStaleDeletions } from "./domain/documents/finish-deletion";
+import { settleCorrectionReservations } from "./domain/documents/settle-correction-reservations";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -48,6 +49,10 @@ export const createScheduledHandler =
     const orphanPdfs = await attempt("orphan_pdfs", () =>
       sweepOrphanPdfs(services),
     );
+    const correctionReservations = await attempt(
+      "correction_reservations",
+      () => settleCorrectionReservations(services),
+    );
     const archive = await attempt("archive", () => archiveDocuments(services));
     const staleDeletions = await attempt("stale_deletions", () =>
       finishStaleDeletions(services),
@@ -57,6 +62,7 @@ export const createScheduledHandler =
         event: "scheduled_cleanup",
         demoSessions,
         orphanPdfs,
+        correctionReservations,
         archive,
         staleDeletions,
       }),

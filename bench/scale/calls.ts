@@ -6,18 +6,19 @@ import { insertAuditEvent } from "../../src/db/audit";
 import type { Database } from "../../src/db/client";
 import { findCredentialByKeyHash } from "../../src/db/credentials";
 import {
-  commitIssuedDocument,
+  commitCorrection as commitCorrectionBatch,
+  commitCreatedDocument,
   deleteSummary,
   findDocumentByUuid,
   findOwnDocumentByUuid,
   findQrLinkTarget,
   findReservation,
-  insertReservation,
   insertSummary,
   listDocumentSummaries,
   markDeleted,
   recordQrAccess,
   reservationFor,
+  reserveForCorrection,
 } from "../../src/db/documents";
 import {
   deletePendingPdfObject,
@@ -66,26 +67,31 @@ export const notePendingPdf = (db: Database, row: DocumentRow) =>
 
 /** A create's batch: the document, its reservation (with a reference), "issued". */
 export const commitCreate = (db: Database, row: DocumentRow) =>
-  commitIssuedDocument(db, row, {
-    reserved: row.reference !== null,
-    rectifiesUuid: null,
-    by: { credentialId: row.credentialId, requestId: requestId() },
+  commitCreatedDocument(db, row, {
+    credentialId: row.credentialId,
+    requestId: requestId(),
   });
 
 /** A correction's new reference, reserved in its own shard before the batch. */
 export function reserveReference(db: Database, row: DocumentRow) {
   const reservation = reservationFor(row);
-  if (!reservation) throw new Error(`${row.uuid} has no reference`);
-  return insertReservation(db, reservation);
+  const { rectifiesUuid } = row;
+  if (!reservation || rectifiesUuid === null) {
+    throw new Error(`${row.uuid} is no correction with a reference`);
+  }
+  return reserveForCorrection(db, { ...reservation, rectifiesUuid });
 }
 
 /** A correction's batch in the original's shard: the version, the original marked, both events. */
-export const commitCorrection = (db: Database, row: DocumentRow) =>
-  commitIssuedDocument(db, row, {
-    reserved: false,
-    rectifiesUuid: row.rectifiesUuid,
-    by: { credentialId: row.credentialId, requestId: requestId() },
-  });
+export function commitCorrection(db: Database, row: DocumentRow) {
+  const { rectifiesUuid } = row;
+  if (rectifiesUuid === null) throw new Error(`${row.uuid} is no correction`);
+  return commitCorrectionBatch(
+    db,
+    { ...row, rectifiesUuid },
+    { credentialId: row.credentialId, requestId: requestId() },
+  );
+}
 
 /** After the commit: the document in its credential's list, in the home shard. */
 export const listDocument = (db: Database, row: DocumentRow) =>

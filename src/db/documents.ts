@@ -3,10 +3,13 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   gte,
   inArray,
+  isNotNull,
   isNull,
   lte,
+  ne,
   type SQL,
   sql,
 } from "drizzle-orm";
@@ -185,73 +188,211 @@ export const reservationFor = (row: DocumentRow): ReservationRow | null =>
         documentUuid: row.uuid,
         credentialId: row.credentialId,
         createdAt: row.createdAt,
+        rectifiesUuid: row.rectifiesUuid,
       };
 
-/** Reserves a reference apart from its document's batch (a correction's, in another shard). */
-export async function insertReservation(
-  db: Database,
-  reservation: ReservationRow,
-): Promise<void> {
-  await db.insert(referenceReservations).values(reservation);
-}
-
-/** Frees a reservation made for a document that was never committed. */
-export async function deleteReservation(
-  db: Database,
-  reservation: ReservationRow,
-): Promise<void> {
-  await db
-    .delete(referenceReservations)
-    .where(
-      and(
-        reservationOf(reservation, reservation.reference),
-        eq(referenceReservations.documentUuid, reservation.documentUuid),
-      ),
-    );
-}
-
-/** Links a version to its correction; matches nothing once it is rectified. */
-const markRectified = (db: Database, uuid: string, correctionUuid: string) =>
-  db
-    .update(documents)
-    .set({ rectifiedByUuid: correctionUuid })
-    .where(and(eq(documents.uuid, uuid), isNull(documents.rectifiedByUuid)));
+/** The reservation exactly as read or written: a later attempt's write changes it. */
+const sameReservation = (reservation: ReservationRow) =>
+  and(
+    reservationOf(reservation, reservation.reference),
+    eq(referenceReservations.documentUuid, reservation.documentUuid),
+    eq(referenceReservations.createdAt, reservation.createdAt),
+  );
 
 /**
- * Makes an issued version visible in one batch of its shard: the document,
- * its reference reservation when `reserved` (then in the same shard), its
- * "issued" event, and the version it corrects marked "rectified". The note
- * of its pending PDF stays until it is listed (issue-document.ts).
+ * Reserves a correction's new reference in its own shard, before the
+ * correction commits elsewhere: "reserved" when the reference was free;
+ * "taken over" when an earlier attempt at correcting the same version held
+ * it (the reservation now names this attempt); "held" when anything else
+ * holds it.
  */
-export async function commitIssuedDocument(
+export async function reserveForCorrection(
+  db: Database,
+  reservation: ReservationRow & { rectifiesUuid: string },
+): Promise<"reserved" | "taken over" | "held"> {
+  const [inserted, updated] = await db.batch([
+    db
+      .insert(referenceReservations)
+      .values(reservation)
+      .onConflictDoNothing()
+      .returning({ uuid: referenceReservations.documentUuid }),
+    db
+      .update(referenceReservations)
+      .set({
+        documentUuid: reservation.documentUuid,
+        credentialId: reservation.credentialId,
+        createdAt: reservation.createdAt,
+      })
+      .where(
+        and(
+          reservationOf(reservation, reservation.reference),
+          eq(referenceReservations.rectifiesUuid, reservation.rectifiesUuid),
+          ne(referenceReservations.documentUuid, reservation.documentUuid),
+        ),
+      )
+      .returning({ uuid: referenceReservations.documentUuid }),
+  ]);
+  if (inserted.length > 0) return "reserved";
+  return updated.length > 0 ? "taken over" : "held";
+}
+
+/**
+ * Frees a reservation whose document never committed and never will, as it
+ * was read: a later attempt that took it over keeps it.
+ */
+export async function freeReservation(
+  db: Database,
+  reservation: ReservationRow,
+): Promise<void> {
+  await db.delete(referenceReservations).where(sameReservation(reservation));
+}
+
+/**
+ * Points a correction's reservation, as it was read, at the correction that
+ * committed under its reference, and confirms it: from then on it is an
+ * ordinary reservation.
+ */
+export async function confirmReservation(
+  db: Database,
+  reservation: ReservationRow,
+  holderUuid: string,
+): Promise<void> {
+  await db
+    .update(referenceReservations)
+    .set({ documentUuid: holderUuid, rectifiesUuid: null })
+    .where(sameReservation(reservation));
+}
+
+/** Up to `limit` corrections' reservations made before `before` and not yet confirmed. */
+export const findUnconfirmedReservations = (
+  db: Database,
+  before: number,
+  limit: number,
+): Promise<ReservationRow[]> =>
+  db
+    .select()
+    .from(referenceReservations)
+    .where(
+      and(
+        isNotNull(referenceReservations.rectifiesUuid),
+        lte(referenceReservations.createdAt, before),
+      ),
+    )
+    .limit(limit);
+
+/**
+ * The document that holds a reservation, read in the shard of its
+ * `documentUuid`: that document, or, for a correction's reservation, the
+ * correction of the version it names when it carries the reference (an
+ * earlier attempt's uuid may have committed). One round trip.
+ */
+export async function findReservationHolder(
+  db: Database,
+  reservation: ReservationRow,
+): Promise<DocumentRow | undefined> {
+  const named = db
+    .select()
+    .from(documents)
+    .where(eq(documents.uuid, reservation.documentUuid))
+    .limit(1);
+  if (reservation.rectifiesUuid === null) return (await named)[0];
+  const [byUuid, byCorrection] = await db.batch([
+    named,
+    db
+      .select()
+      .from(documents)
+      .where(
+        and(
+          eq(documents.rectifiesUuid, reservation.rectifiesUuid),
+          eq(documents.reference, reservation.reference),
+        ),
+      )
+      .limit(1),
+  ]);
+  return byUuid[0] ?? byCorrection[0];
+}
+
+/** A row's columns as literal values, in the table's order: the select of an insert-select. */
+const literalRow = (row: DocumentRow) =>
+  Object.fromEntries(
+    Object.entries(getTableColumns(documents)).map(([key, column]) => [
+      key,
+      sql`${row[key as keyof DocumentRow]}`.as(column.name),
+    ]),
+  ) as { [Key in keyof DocumentRow]: SQL.Aliased<DocumentRow[Key]> };
+
+/**
+ * Makes a created document visible in one batch of its shard: the document,
+ * its reference reservation (in the same shard: the reference's bucket) and
+ * its "issued" event. A reference already reserved fails the whole batch
+ * with a unique violation. The note of its pending PDF stays until it is
+ * listed (issue-document.ts).
+ */
+export async function commitCreatedDocument(
   db: Database,
   row: DocumentRow,
-  options: {
-    reserved: boolean;
-    rectifiesUuid: string | null;
-    by: { credentialId: string; requestId: string };
-  },
+  by: { credentialId: string; requestId: string },
 ): Promise<void> {
-  const event = { ...options.by, occurredAt: row.createdAt };
-  const reservation = options.reserved ? reservationFor(row) : null;
-  const { rectifiesUuid } = options;
+  const reservation = reservationFor(row);
   await db.batch([
     db.insert(documents).values(row),
     ...(reservation
       ? [db.insert(referenceReservations).values(reservation)]
       : []),
-    insertAuditEvent(db, { ...event, documentUuid: row.uuid, type: "issued" }),
-    ...(rectifiesUuid
-      ? [
-          markRectified(db, rectifiesUuid, row.uuid),
-          insertAuditEvent(db, {
-            ...event,
-            documentUuid: rectifiesUuid,
-            type: "rectified",
-          }),
-        ]
-      : []),
+    insertAuditEvent(db, {
+      ...by,
+      occurredAt: row.createdAt,
+      documentUuid: row.uuid,
+      type: "issued",
+    }),
   ]);
+}
+
+/**
+ * Commits a correction in one batch of its original's shard, only while the
+ * original may be corrected (not deleted, not rectified): the original
+ * marked rectified by it, the new version, and both events, each written
+ * only if the mark took effect. False when it did not: nothing was written.
+ * Its new reference was reserved apart (reserveForCorrection).
+ */
+export async function commitCorrection(
+  db: Database,
+  row: DocumentRow & { rectifiesUuid: string },
+  by: { credentialId: string; requestId: string },
+): Promise<boolean> {
+  const original = row.rectifiesUuid;
+  const marked = sql`${documents.rectifiedByUuid} = ${row.uuid}`;
+  const event = { ...by, occurredAt: row.createdAt };
+  const [took] = await db.batch([
+    db
+      .update(documents)
+      .set({ rectifiedByUuid: row.uuid })
+      .where(
+        and(
+          eq(documents.uuid, original),
+          isNull(documents.rectifiedByUuid),
+          isNull(documents.deletedAt),
+        ),
+      )
+      .returning({ uuid: documents.uuid }),
+    db.insert(documents).select(
+      db
+        .select(literalRow(row))
+        .from(documents)
+        .where(and(eq(documents.uuid, original), marked)),
+    ),
+    insertAuditEventIf(
+      db,
+      { ...event, documentUuid: row.uuid, type: "issued" },
+      isNotNull(documents.uuid),
+    ),
+    insertAuditEventIf(
+      db,
+      { ...event, documentUuid: original, type: "rectified" },
+      marked,
+    ),
+  ]);
+  return took.length > 0;
 }
 
 /**

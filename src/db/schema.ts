@@ -138,10 +138,20 @@ export const referenceReservations = sqliteTable(
     documentUuid: text("document_uuid").notNull(),
     credentialId: text("credential_id").notNull(),
     createdAt: integer("created_at").notNull(),
+    // A correction's reservation: the version it corrects, whose one
+    // correction holds the reference whichever attempt's uuid commits
+    // (src/domain/documents/correction-reservation.ts). Null once the
+    // reservation is confirmed, and for a create's (committed with its
+    // document in one batch).
+    rectifiesUuid: text("rectifies_uuid"),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.environment, t.reference] }),
     uniqueIndex("reference_reservations_document_idx").on(t.documentUuid),
+    // The corrections' reservations not yet confirmed, for the cron.
+    index("reference_reservations_unconfirmed_idx")
+      .on(t.createdAt)
+      .where(sql`${t.rectifiesUuid} IS NOT NULL`),
   ],
 );
 

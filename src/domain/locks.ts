@@ -1,16 +1,7 @@
-import type { Environment } from "../db/schema";
-
 /** Runs work while holding a named lock, one holder at a time across the service. */
 export interface Locks {
   withLock<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
-
-/** The lock of one reference of one organization and environment. */
-export const referenceLockName = (
-  scope: { organizationId: string; environment: Environment },
-  reference: string,
-): string =>
-  `reference:${scope.organizationId}:${scope.environment}:${reference}`;
 
 /** The lock of one document, taken by corrections and deletions. */
 export const documentLockName = (uuid: string): string => `document:${uuid}`;

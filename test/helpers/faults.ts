@@ -1,14 +1,14 @@
 import { env } from "cloudflare:test";
 import { shardBindings } from "../../src/db/client";
 
-type Methods = Record<string, (...args: never[]) => unknown>;
+type Methods = Record<PropertyKey, unknown>;
 
 /** A binding with `methods` replaced, everything else passing through to the real one. */
 function replacing<T extends object>(binding: T, methods: Methods): T {
   return new Proxy(binding, {
     get(target, property) {
-      if (typeof property === "string" && Object.hasOwn(methods, property)) {
-        return methods[property];
+      if (Object.hasOwn(methods, property)) {
+        return methods[property as string];
       }
       const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
@@ -126,6 +126,130 @@ export const d1StatementsDown = (sql: RegExp): Env => ({
   ),
 });
 
+/** The real statement behind a wrapped one, and its SQL. */
+const UNDERLYING = Symbol("underlying statement");
+
+/** A D1 call with the SQL of its statements: `run` sends it to the real shard. */
+type Around = (sql: string[], run: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * The bindings with every call that reaches a D1 shard (a statement's run,
+ * all, first or raw, a batch, an exec) going through `around`, which sees
+ * the SQL it carries.
+ */
+function interposed(around: Around): Env {
+  // A batch takes the real statements behind the wrapped ones.
+  const wrapping = (
+    statement: D1PreparedStatement,
+    sql: string,
+  ): D1PreparedStatement => {
+    const through =
+      (method: "run" | "all" | "first" | "raw") =>
+      (...args: unknown[]) =>
+        around([sql], () =>
+          Reflect.apply(
+            statement[method] as (...args: unknown[]) => Promise<unknown>,
+            statement,
+            args,
+          ),
+        );
+    return replacing(statement, {
+      bind: (...values: unknown[]) => wrapping(statement.bind(...values), sql),
+      run: through("run"),
+      all: through("all"),
+      first: through("first"),
+      raw: through("raw"),
+      // Read through any proxy the app puts around the statement.
+      [UNDERLYING]: { statement, sql },
+    });
+  };
+  return {
+    ...env,
+    ...everyShard((shard) =>
+      replacing(shard, {
+        prepare: (query: string) => wrapping(shard.prepare(query), query),
+        batch: (statements: D1PreparedStatement[]) => {
+          const reals = statements.map(
+            (statement) =>
+              Reflect.get(statement, UNDERLYING) as {
+                statement: D1PreparedStatement;
+                sql: string;
+              },
+          );
+          return around(
+            reals.map(({ sql }) => sql),
+            () => shard.batch(reals.map(({ statement }) => statement)),
+          );
+        },
+        exec: (query: string) => around([query], () => shard.exec(query)),
+      }),
+    ),
+  };
+}
+
+/** What D1 answers when the connection drops, whether or not the write was applied. */
+const D1_CONNECTION_LOST = "Network connection lost.";
+
+const matching = (statements: string[], sql: RegExp) =>
+  statements.some((statement) => sql.test(statement));
+
+/**
+ * The bindings with every D1 call whose SQL matches `sql` applied, then
+ * answered with a lost connection: the ambiguous failure of production.
+ * With `thenDown`, D1 is unreachable for every call after the first lost one.
+ */
+export const d1Lost = (
+  sql: RegExp,
+  options: { thenDown?: boolean } = {},
+): Env => {
+  let lost = false;
+  return interposed(async (statements, run) => {
+    if (lost && options.thenDown) throw new Error(D1_OUTAGE);
+    const result = await run();
+    if (matching(statements, sql)) {
+      lost = true;
+      throw new Error(D1_CONNECTION_LOST);
+    }
+    return result;
+  });
+};
+
+/** The bindings with D1 unreachable for every call after the first whose SQL matches `sql`. */
+export const d1DownAfter = (sql: RegExp): Env => {
+  let down = false;
+  return interposed(async (statements, run) => {
+    if (down) throw new Error(D1_OUTAGE);
+    down = matching(statements, sql);
+    return run();
+  });
+};
+
+/**
+ * The bindings with `hook` run once, just before the first D1 call whose SQL
+ * matches `sql` is sent: another request landing at that very moment.
+ */
+export const d1Before = (sql: RegExp, hook: () => Promise<void>): Env => {
+  let fired = false;
+  return interposed(async (statements, run) => {
+    if (!fired && matching(statements, sql)) {
+      fired = true;
+      await hook();
+    }
+    return run();
+  });
+};
+
+/** The bindings with every lock granted at once: as if every lease had lapsed. */
+export const locksGrantAll = (): Env => ({
+  ...env,
+  LOCKS: replacing(env.LOCKS, {
+    get: () => ({
+      acquire: () => Promise.resolve(crypto.randomUUID()),
+      release: () => Promise.resolve(),
+    }),
+  }),
+});
+
 /**
  * The bindings with every D1 call held until `release()`: what a request
  * awaits of D1 does not come back before then. `held()` counts the calls
@@ -141,49 +265,11 @@ export function d1Held(): {
     release = resolve;
   });
   let held = 0;
-  const after = <T>(work: () => Promise<T>): Promise<T> => {
-    held++;
-    return gate.then(work);
-  };
-  // A batch takes the real statements behind the held ones.
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const holding = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const heldCall =
-      (method: "run" | "all" | "first" | "raw") =>
-      (...args: unknown[]) =>
-        after(() =>
-          Reflect.apply(
-            statement[method] as (...args: unknown[]) => Promise<unknown>,
-            statement,
-            args,
-          ),
-        );
-    const proxy = replacing(statement, {
-      bind: (...values: unknown[]) => holding(statement.bind(...values)),
-      run: heldCall("run"),
-      all: heldCall("all"),
-      first: heldCall("first"),
-      raw: heldCall("raw"),
-    });
-    real.set(proxy, statement);
-    return proxy;
-  };
   return {
-    bindings: {
-      ...env,
-      ...everyShard((shard) =>
-        replacing(shard, {
-          prepare: (query: string) => holding(shard.prepare(query)),
-          batch: (statements: D1PreparedStatement[]) =>
-            after(() =>
-              shard.batch(
-                statements.map((statement) => real.get(statement) ?? statement),
-              ),
-            ),
-          exec: (query: string) => after(() => shard.exec(query)),
-        }),
-      ),
-    },
+    bindings: interposed((_sql, run) => {
+      held++;
+      return gate.then(run);
+    }),
     release,
     held: () => held,
   };

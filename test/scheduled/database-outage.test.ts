@@ -4,7 +4,7 @@ import {
   env,
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ORPHAN_AGE_MS } from "../../src/domain/documents/sweep-orphan-pdfs";
+import { ORPHAN_AGE_MS } from "../../src/domain/documents/attempts";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { D1_OUTAGE, d1Down } from "../helpers/faults";
@@ -43,6 +43,12 @@ describe("the cron when D1 is down for the demo sessions and the archiver", () =
       {
         event: "scheduled_cleanup_failed",
         task: "demo_sessions",
+        error: "Error",
+        message: D1_OUTAGE,
+      },
+      {
+        event: "scheduled_cleanup_failed",
+        task: "correction_reservations",
         error: "Error",
         message: D1_OUTAGE,
       },

@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { minimalRequest } from "../../fixtures/requests";
-import { ORPHAN_AGE_MS } from "../../src/domain/documents/sweep-orphan-pdfs";
+import { ORPHAN_AGE_MS } from "../../src/domain/documents/attempts";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";

@@ -1,14 +1,16 @@
 import {
-  deleteReservation,
   findDocumentByUuid,
   findOwnDocumentByUuid,
   findReservation,
+  findReservationHolder,
+  freeReservation,
   type ReservationRow,
 } from "../../db/documents";
 import type { DocumentRow, Environment } from "../../db/schema";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
 import { documentShard, reservationShard } from "../shard-routing";
+import { isAbandoned } from "./attempts";
 import type { DocumentServices } from "./services";
 
 /** A document as a route names it: by its uuid or by its reference. */
@@ -23,7 +25,9 @@ export interface Reserved {
 /**
  * Who holds a reference in an organization and environment: one query when
  * the document sits beside its reservation (a create), two when it does not
- * (a correction's new reference, a document issued before sharding).
+ * (a correction's new reference, a document issued before sharding). A
+ * correction's reservation is held by the correction of its version that
+ * carries the reference, whichever attempt's uuid committed.
  * `pendingPdf` notes a PDF about to be put in the same round trip (the
  * document of a reference lives in its reservation's shard).
  */
@@ -39,33 +43,37 @@ export async function findReserved(
   const { reservation } = found;
   if (found.document) return { reservation, document: found.document };
   const elsewhere = documentShard(services.shards, reservation.documentUuid);
+  if (elsewhere === shard && reservation.rectifiesUuid === null) {
+    return { reservation, document: undefined };
+  }
   return {
     reservation,
-    document:
-      elsewhere === shard
-        ? undefined
-        : await findDocumentByUuid(elsewhere, reservation.documentUuid),
+    document: await findReservationHolder(elsewhere, reservation),
   };
 }
 
 /**
- * The document a reference is reserved for, under the reference's lock. A
- * reservation whose document was never committed (a correction's, whose
- * Worker died before its commit) is freed: no live request can hold it.
+ * Frees a reservation that no document holds once it is provably
+ * abandoned: older than any attempt can commit (attempts.ts). A younger one
+ * may belong to a request still issuing, and stays. True if it was freed.
  */
-export async function reservedDocument(
-  services: Pick<DocumentServices, "shards">,
+export async function freeIfAbandoned(
+  services: Pick<DocumentServices, "shards" | "clock">,
   scope: { organizationId: string; environment: Environment },
-  reference: string,
-): Promise<DocumentRow | undefined> {
-  const reserved = await findReserved(services, scope, reference);
-  if (reserved && !reserved.document) {
-    await deleteReservation(
-      reservationShard(services.shards, scope, reference),
-      reserved.reservation,
-    );
+  reserved: Reserved,
+): Promise<boolean> {
+  const { reservation } = reserved;
+  if (
+    reserved.document ||
+    !isAbandoned(reservation.createdAt, services.clock.now())
+  ) {
+    return false;
   }
-  return reserved?.document;
+  await freeReservation(
+    reservationShard(services.shards, scope, reservation.reference),
+    reservation,
+  );
+  return true;
 }
 
 /** Any document by uuid, whatever its owner, state or age, from its shard. */

@@ -1,20 +1,19 @@
 import { insertAuditEvent } from "../../db/audit";
-import { isUniqueViolation } from "../../db/errors";
 import { deletePendingPdfObject } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
-import { DomainError, notFound } from "../../errors";
+import { DomainError, domainErrorBehind, notFound } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
-import { referenceLockName } from "../locks";
 import { documentShard, reservationShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
-import { findReserved, reservedDocument } from "./addressing";
+import { findReserved, freeIfAbandoned } from "./addressing";
 import {
   type IssuePlan,
   issueDocument,
   pdfObjectKey,
   planIssue,
 } from "./issue-document";
+import { referenceConflict } from "./reference-conflict";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
 import type { DocumentServices } from "./services";
@@ -24,9 +23,6 @@ export interface CreateOutcome {
   created: boolean;
   result: DocumentResult;
 }
-
-export const referenceConflict = (): DomainError =>
-  new DomainError("REFERENCE_CONFLICT", { field: "reference" });
 
 /**
  * The answer to a create whose reference is already reserved: the original
@@ -77,7 +73,9 @@ const issued = async (
  * one read answers a retry; that read also notes the PDF a new document
  * would put, in its reservation's shard. Concurrent creates of one reference
  * may each render, but the reservation's unique key lets exactly one commit;
- * the others answer as retries of the winner.
+ * the others answer as retries of the winner. A reference reserved by a
+ * correction still being issued is a conflict until that correction commits
+ * (then it holds it) or is provably abandoned (then it is freed).
  */
 export async function createDocument(
   services: DocumentServices,
@@ -94,37 +92,29 @@ export async function createDocument(
     objectKey,
     createdAt: plan.createdAt,
   });
-  if (found) {
-    services.background(
-      "pending_pdf_note",
-      deletePendingPdfObject(
-        reservationShard(services.shards, credential, reference),
-        objectKey,
-      ),
-    );
-    if (found.document) {
-      return retry(services, credential, request, found.document);
-    }
-    // A correction's reservation whose document never committed: only
-    // under the reference's lock may it be freed (addressing.ts).
-    return services.locks.withLock(
-      referenceLockName(credential, reference),
-      async () => {
-        const holder = await reservedDocument(services, credential, reference);
-        if (holder) return retry(services, credential, request, holder);
-        return issued(services, issueDocument(services, credential, request));
-      },
-    );
+  if (!found) return issueOnce(services, credential, request, plan);
+  services.background(
+    "pending_pdf_note",
+    deletePendingPdfObject(
+      reservationShard(services.shards, credential, reference),
+      objectKey,
+    ),
+  );
+  if (found.document) {
+    return retry(services, credential, request, found.document);
   }
-  return issueOnce(services, credential, request, plan);
+  if (!(await freeIfAbandoned(services, credential, found))) {
+    throw referenceConflict();
+  }
+  return issueOnce(services, credential, request);
 }
 
-/** Issues with the planned uuid; losing the reservation's race is a retry of the winner. */
+/** Issues (with the planned uuid, if any); losing the reservation's race is a retry of the winner. */
 async function issueOnce(
   services: DocumentServices,
   credential: Credential,
   request: DocumentRequest,
-  plan: IssuePlan,
+  plan?: IssuePlan,
 ): Promise<CreateOutcome> {
   try {
     return await issued(
@@ -133,7 +123,9 @@ async function issueOnce(
     );
   } catch (error) {
     const reference = request.reference;
-    if (!isUniqueViolation(error) || reference === null) throw error;
+    if (domainErrorBehind(error)?.code !== "REFERENCE_CONFLICT" || !reference) {
+      throw error;
+    }
     const winner = (await findReserved(services, credential, reference))
       ?.document;
     if (!winner) throw error;

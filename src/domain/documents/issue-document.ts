@@ -1,17 +1,18 @@
+import type { Database } from "../../db/client";
 import {
-  commitIssuedDocument,
+  commitCorrection,
+  commitCreatedDocument,
   countDocumentsOfCredential,
-  deleteReservation,
-  insertReservation,
+  findDocumentByUuid,
   insertSummary,
-  reservationFor,
 } from "../../db/documents";
+import { isUniqueViolation } from "../../db/errors";
 import {
   deletePendingPdfObject,
   insertPendingPdfObject,
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
-import { DomainError } from "../../errors";
+import { DomainError, serviceUnavailable } from "../../errors";
 import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
@@ -23,13 +24,20 @@ import {
   newDocumentUuid,
   randomBucket,
   referenceBucket,
-  reservationShard,
   uuidBucket,
 } from "../shard-routing";
+import { ATTEMPT_COMMIT_MS } from "./attempts";
+import {
+  type CorrectionReservation,
+  releaseUncommittedReservation,
+  reserveCorrectionReference,
+  settleRefusedReservation,
+} from "./correction-reservation";
 import { documentData } from "./document-body";
 import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
+import { referenceConflict } from "./reference-conflict";
 import { requestHash } from "./request-hash";
 import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
@@ -38,11 +46,13 @@ export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
 
 /**
  * Issues a new version (a demo session only up to its document limit, every
- * version counted): renders the PDF (DOCUMENT_TOO_LARGE over 5 MB, before
- * anything is stored), stores it encrypted, then commits the
- * row, its reference reservation and its audit events in one batch. Until
- * that batch commits nothing is visible; if the put or the batch fails the
- * PDF is removed again.
+ * version counted): a correction's new reference reserved, the PDF rendered
+ * (DOCUMENT_TOO_LARGE over 5 MB, before anything is stored) and stored
+ * encrypted, then one batch that commits the row, a create's reservation and
+ * the audit events, and for a correction only while its original is neither
+ * deleted nor rectified. Until that batch commits nothing is visible. A
+ * refused commit answers REFERENCE_CONFLICT (a create) or
+ * DOCUMENT_ALREADY_RECTIFIED (a correction: the caller reads why).
  */
 export function issueDocument(
   services: DocumentServices,
@@ -178,76 +188,95 @@ async function issueVersion(
   const { metadata: _, ...data } = request;
   const { uuid, createdAt } =
     plan ?? planIssue(services, credential, data.reference, rectifies);
-  const { documentLocale } = credential;
-  const qrKeyVersion = services.qrKeyring.current;
-  const environment = credential.environment;
   const db = documentShard(services.shards, uuid);
   const objectKey = pdfObjectKey(uuid);
-  const pdf = await renderVersion(services, {
-    data,
-    uuid,
-    createdAt,
-    rectifies: rectifies
-      ? { uuid: rectifies.uuid, data: await documentData(services, rectifies) }
-      : null,
-    qrUrl: await qrUrl(services, { uuid, environment, qrKeyVersion }),
-    locale: documentLocale,
-    demo: environment === "demo",
-  }).catch(async (error: unknown) => {
-    // A plan's note was written before rendering: nothing will be put.
-    if (plan)
-      await deletePendingPdfObject(db, objectKey).catch(() => undefined);
-    throw error;
-  });
-
-  const row = versionRow(credential, request, {
-    uuid,
-    createdAt,
-    rectifiesUuid: rectifies?.uuid ?? null,
-    qrKeyVersion,
-    requestHash: await requestHash(request),
-    pdf: {
-      sha256: await sha256Hex(pdf.bytes),
-      sizeBytes: pdf.bytes.byteLength,
-      pages: pdf.pages,
-    },
-  });
-
-  // A correction's new reference lives in its own shard, apart from the
-  // batch: reserved first, freed again if the commit fails (a Worker dying
-  // in between leaves a reservation without document, addressing.ts).
-  const apart = rectifies ? reservationFor(row) : null;
-  const apartShard =
-    apart && reservationShard(services.shards, credential, apart.reference);
-  if (apart && apartShard) await insertReservation(apartShard, apart);
-  // Noted first (unless the plan's read noted it), so that a Worker dying
-  // between the put and the batch leaves an orphan the sweep finds
-  // (sweep-orphan-pdfs.ts).
-  if (!plan) await insertPendingPdfObject(db, objectKey, createdAt);
+  // A correction's new reference first: a conflict costs no rendering.
+  const reservation =
+    rectifies && data.reference !== null
+      ? await reserveCorrectionReference(services, credential, {
+          uuid,
+          createdAt,
+          reference: data.reference,
+          rectifiesUuid: rectifies.uuid,
+        })
+      : null;
+  // Until the commit is sent, a failure is certain to have committed
+  // nothing: what this attempt wrote under its own uuid may go.
+  let noted = plan !== undefined;
+  let put = false;
+  let row: DocumentRow;
   try {
-    // A put that failed late may still have stored the object: removed below too.
+    const pdf = await renderVersion(services, {
+      data,
+      uuid,
+      createdAt,
+      rectifies: rectifies
+        ? {
+            uuid: rectifies.uuid,
+            data: await documentData(services, rectifies),
+          }
+        : null,
+      qrUrl: await qrUrl(services, {
+        uuid,
+        environment: credential.environment,
+        qrKeyVersion: services.qrKeyring.current,
+      }),
+      locale: credential.documentLocale,
+      demo: credential.environment === "demo",
+    });
+    row = versionRow(credential, request, {
+      uuid,
+      createdAt,
+      rectifiesUuid: rectifies?.uuid ?? null,
+      qrKeyVersion: services.qrKeyring.current,
+      requestHash: await requestHash(request),
+      pdf: {
+        sha256: await sha256Hex(pdf.bytes),
+        sizeBytes: pdf.bytes.byteLength,
+        pages: pdf.pages,
+      },
+    });
+    // Noted before the put, so that a Worker dying between the put and the
+    // commit leaves an orphan the sweep finds (sweep-orphan-pdfs.ts).
+    if (!noted) await insertPendingPdfObject(db, objectKey, createdAt);
+    noted = true;
+    put = true;
     await services.pdfs.put(objectKey, pdf.bytes, {
-      environment,
+      environment: row.environment,
       createdAt,
       expiresAt: row.expiresAt,
-      qrKeyVersion,
+      qrKeyVersion: row.qrKeyVersion,
       deletedAt: null,
     });
-    await commitIssuedDocument(db, row, {
-      reserved: !apart,
-      rectifiesUuid: rectifies?.uuid ?? null,
-      by: { credentialId: credential.id, requestId: services.requestId },
-    });
-  } catch (error) {
-    // Best effort: whatever this cannot remove, the sweep removes later.
-    await services.pdfs
-      .delete(objectKey)
-      .then(() => deletePendingPdfObject(db, objectKey))
-      .catch(() => undefined);
-    if (apart && apartShard) {
-      await deleteReservation(apartShard, apart).catch(() => undefined);
+    // Past this, its leftovers may count as abandoned (attempts.ts).
+    if (services.clock.now() - createdAt > ATTEMPT_COMMIT_MS) {
+      throw serviceUnavailable("database");
     }
+  } catch (error) {
+    await removeAttempt(services, credential, db, {
+      objectKey,
+      noted,
+      put,
+      reservation,
+    });
     throw error;
+  }
+
+  const committed = await commitVersion(services, db, row, credential.id);
+  if (!committed) {
+    // Refused for certain: nothing of this attempt is visible.
+    await removeAttempt(services, credential, db, {
+      objectKey,
+      noted,
+      put,
+      reservation: null,
+    });
+    if (!reservation)
+      throw rectifies ? alreadyRectified() : referenceConflict();
+    await settleRefusedReservation(services, credential, reservation).catch(
+      () => undefined,
+    );
+    throw alreadyRectified();
   }
   // Listed in the credential's home shard. The document is issued whatever
   // happens here: a failure is logged and the note stays, so that the sweep
@@ -262,4 +291,66 @@ async function issueVersion(
   );
   await listing.catch(() => undefined);
   return row;
+}
+
+const alreadyRectified = (): DomainError =>
+  new DomainError("DOCUMENT_ALREADY_RECTIFIED");
+
+/**
+ * Sends a version's commit: true once it is committed, false when D1
+ * refused it (the reference taken, the original deleted or rectified).
+ * When the answer is lost, the batch may have been applied: the row read
+ * back decides; if even that fails, the error stands and everything the
+ * attempt left stays for the sweep, which checks again before removing.
+ */
+async function commitVersion(
+  services: DocumentServices,
+  db: Database,
+  row: DocumentRow,
+  credentialId: string,
+): Promise<boolean> {
+  const by = { credentialId, requestId: services.requestId };
+  try {
+    const { rectifiesUuid } = row;
+    if (rectifiesUuid === null) {
+      await commitCreatedDocument(db, row, by);
+      return true;
+    }
+    return await commitCorrection(db, { ...row, rectifiesUuid }, by);
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    const stored = await findDocumentByUuid(db, row.uuid).catch(() => {
+      throw error;
+    });
+    if (stored) return true;
+    throw error;
+  }
+}
+
+/**
+ * Removes what an attempt that committed nothing wrote under its own uuid
+ * (its PDF, then the PDF's note) and a reservation it made fresh. Best
+ * effort: whatever stays, the cron removes after checking the truth.
+ */
+async function removeAttempt(
+  services: DocumentServices,
+  credential: Credential,
+  db: Database,
+  attempt: {
+    objectKey: string;
+    noted: boolean;
+    put: boolean;
+    reservation: CorrectionReservation | null;
+  },
+): Promise<void> {
+  const { objectKey, reservation } = attempt;
+  const pdfGone = attempt.put
+    ? services.pdfs.delete(objectKey)
+    : Promise.resolve();
+  await Promise.allSettled([
+    // The note goes only once its PDF is gone.
+    attempt.noted && pdfGone.then(() => deletePendingPdfObject(db, objectKey)),
+    reservation &&
+      releaseUncommittedReservation(services, credential, reservation),
+  ]);
 }

@@ -1,18 +1,20 @@
 import { insertAuditEvent } from "../../db/audit";
 import type { DocumentRow } from "../../db/schema";
-import { DomainError, notFound, ValidationError } from "../../errors";
+import {
+  DomainError,
+  domainErrorBehind,
+  notFound,
+  ValidationError,
+} from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
-import { referenceLockName } from "../locks";
 import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import {
   type DocumentAddress,
   findDocument,
-  reservedDocument,
   withOwnDocumentLocked,
 } from "./addressing";
-import { referenceConflict } from "./create-document";
 import { issueDocument } from "./issue-document";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
@@ -51,36 +53,12 @@ async function existingCorrection(
   return documentResult(services, correction);
 }
 
-/** Issues the correction of the latest version, under its new reference's lock if it has one. */
-function issueCorrection(
-  services: DocumentServices,
-  credential: Credential,
-  request: DocumentRequest,
-  target: DocumentRow,
-): Promise<DocumentResult> {
-  const issue = async () =>
-    documentResult(
-      services,
-      await issueDocument(services, credential, request, target),
-    );
-  const reference = request.reference;
-  if (reference === null) return issue();
-  return services.locks.withLock(
-    referenceLockName(credential, reference),
-    async () => {
-      if (await reservedDocument(services, credential, reference)) {
-        throw referenceConflict();
-      }
-      return issue();
-    },
-  );
-}
-
 /**
  * Corrects a document by issuing a new version (spec 3): the original stays
  * active with its QR link. Corrections of one document are serialized by its
- * lock, under which it is read; the unique index on `rectifies_uuid` stays
- * as the last guard.
+ * lock, under which it is read; the lock only spares work: the commit itself
+ * checks that the original is neither deleted nor rectified, and when it is
+ * refused the original, read again, says why.
  */
 export async function rectifyDocument(
   services: DocumentServices,
@@ -115,7 +93,37 @@ export async function rectifyDocument(
           target.rectifiedByUuid,
         );
       }
-      return issueCorrection(services, credential, request, target);
+      try {
+        return await documentResult(
+          services,
+          await issueDocument(services, credential, request, target),
+        );
+      } catch (error) {
+        if (domainErrorBehind(error)?.code !== "DOCUMENT_ALREADY_RECTIFIED") {
+          throw error;
+        }
+        return refusedCorrection(services, credential, request, target.uuid);
+      }
     },
+  );
+}
+
+/** A correction whose commit was refused: its original was deleted or rectified meanwhile. */
+async function refusedCorrection(
+  services: DocumentServices,
+  credential: Credential,
+  request: DocumentRequest,
+  originalUuid: string,
+): Promise<DocumentResult> {
+  const original = await findDocument(services, originalUuid);
+  if (!original || original.deletedAt !== null) throw notFound();
+  if (original.rectifiedByUuid === null) {
+    throw new DomainError("DOCUMENT_ALREADY_RECTIFIED");
+  }
+  return existingCorrection(
+    services,
+    credential,
+    request,
+    original.rectifiedByUuid,
   );
 }

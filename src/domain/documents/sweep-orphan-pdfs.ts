@@ -4,13 +4,12 @@ import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,
 } from "../../db/pending-pdf-objects";
-import { homeShard } from "../shard-routing";
+import { documentShard, homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
+import { ORPHAN_AGE_MS } from "./attempts";
 import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
-// Far longer than any issue takes: a note this old belongs to a dead request.
-export const ORPHAN_AGE_MS = 60 * 60 * 1000;
 const BATCH_SIZE = 50;
 
 type SweepServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
@@ -24,10 +23,14 @@ const uuidOfObjectKey = (objectKey: string): string =>
  */
 async function settle(
   services: SweepServices,
-  shard: Database,
   objectKey: string,
 ): Promise<void> {
-  const document = await findDocumentByUuid(shard, uuidOfObjectKey(objectKey));
+  // From the uuid's shard: a note may outlive a move of its document.
+  const uuid = uuidOfObjectKey(objectKey);
+  const document = await findDocumentByUuid(
+    documentShard(services.shards, uuid),
+    uuid,
+  );
   if (!document) return services.pdfs.delete(objectKey);
   if (
     document.deletedAt === null &&
@@ -60,7 +63,7 @@ export async function sweepOrphanPdfs(
       const stale = await findStalePendingPdfObjects(shard, before, BATCH_SIZE);
       if (stale.length === 0) break;
       const keys = stale.map((row) => row.objectKey);
-      for (const key of keys) await settle(services, shard, key);
+      for (const key of keys) await settle(services, key);
       await deletePendingPdfObjects(shard, keys);
       settled += keys.length;
     }

@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
-import { ORPHAN_AGE_MS } from "../../../src/domain/documents/sweep-orphan-pdfs";
+import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
 import {
   documentShard,
   homeShard,

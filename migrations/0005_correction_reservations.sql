@@ -1,0 +1,2 @@
+ALTER TABLE `reference_reservations` ADD `rectifies_uuid` text;--> statement-breakpoint
+CREATE INDEX `reference_reservations_unconfirmed_idx` ON `reference_reservations` (`created_at`) WHERE "reference_reservations"."rectifies_uuid" IS NOT NULL;

@@ -1,0 +1,112 @@
+import {
+  confirmReservation,
+  freeReservation,
+  type ReservationRow,
+  reserveForCorrection,
+} from "../../db/documents";
+import type { Environment } from "../../db/schema";
+import type { Credential } from "../authenticate";
+import { reservationShard } from "../shard-routing";
+import { findReserved, freeIfAbandoned } from "./addressing";
+import { referenceConflict } from "./reference-conflict";
+import type { DocumentServices } from "./services";
+
+// A correction's new reference lives in its own shard, apart from the batch
+// that commits the correction in its original's shard, so the two cannot
+// commit together. The reservation therefore names the version it corrects
+// (`rectifiesUuid`): whichever attempt at that one correction commits holds
+// the reference, a retry takes the reservation over, and the reservation is
+// freed only when no correction of that version carries the reference and
+// none can commit any more.
+
+/** A correction's reservation as this attempt wrote it. */
+export interface CorrectionReservation {
+  row: ReservationRow & { rectifiesUuid: string };
+  /** True when the reference was free: no earlier attempt can hold it. */
+  fresh: boolean;
+}
+
+type Services = Pick<DocumentServices, "shards" | "clock">;
+
+/**
+ * Reserves the new reference of the correction `uuid` of `rectifiesUuid`.
+ * REFERENCE_CONFLICT when another document holds it, or another request
+ * may still commit under it; a reservation abandoned by a dead attempt is
+ * freed and taken.
+ */
+export async function reserveCorrectionReference(
+  services: Services,
+  credential: Credential,
+  version: {
+    uuid: string;
+    createdAt: number;
+    reference: string;
+    rectifiesUuid: string;
+  },
+): Promise<CorrectionReservation> {
+  const row = {
+    organizationId: credential.organizationId,
+    environment: credential.environment,
+    reference: version.reference,
+    documentUuid: version.uuid,
+    credentialId: credential.id,
+    createdAt: version.createdAt,
+    rectifiesUuid: version.rectifiesUuid,
+  };
+  const shard = reservationShard(services.shards, credential, row.reference);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const outcome = await reserveForCorrection(shard, row);
+    if (outcome !== "held") return { row, fresh: outcome === "reserved" };
+    const held = await findReserved(services, credential, row.reference);
+    if (!held || !(await freeIfAbandoned(services, credential, held))) break;
+  }
+  throw referenceConflict();
+}
+
+/**
+ * After this attempt's commit was refused (its original deleted or
+ * rectified meanwhile): the reservation goes to the correction that holds
+ * the reference, or is freed when none does. Either only if it still names
+ * this attempt.
+ */
+export async function settleRefusedReservation(
+  services: Services,
+  scope: { organizationId: string; environment: Environment },
+  reservation: CorrectionReservation,
+): Promise<void> {
+  const { row } = reservation;
+  const reserved = await findReserved(services, scope, row.reference);
+  if (
+    reserved?.reservation.documentUuid !== row.documentUuid ||
+    reserved.reservation.createdAt !== row.createdAt
+  ) {
+    return;
+  }
+  const shard = reservationShard(services.shards, scope, row.reference);
+  if (reserved.document) {
+    await confirmReservation(
+      shard,
+      reserved.reservation,
+      reserved.document.uuid,
+    );
+  } else {
+    await freeReservation(shard, reserved.reservation);
+  }
+}
+
+/**
+ * After this attempt failed before committing: a reservation it made fresh
+ * is freed (no other attempt held it); one it took over stays for the
+ * earlier attempt, which may still commit, until the cron settles it.
+ */
+export async function releaseUncommittedReservation(
+  services: Pick<DocumentServices, "shards">,
+  scope: { organizationId: string; environment: Environment },
+  reservation: CorrectionReservation,
+): Promise<void> {
+  if (!reservation.fresh) return;
+  await freeReservation(
+    reservationShard(services.shards, scope, reservation.row.reference),
+    reservation.row,
+  );
+}
