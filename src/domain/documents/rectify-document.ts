@@ -1,5 +1,4 @@
 import { insertAuditEvent } from "../../db/audit";
-import type { DocumentRow } from "../../db/schema";
 import {
   DomainError,
   domainErrorBehind,

@@ -1,4 +1,3 @@
-import type { Database } from "../../db/client";
 import { findDocumentByUuid, insertSummary } from "../../db/documents";
 import {
   deletePendingPdfObjects,
