@@ -1,6 +1,6 @@
 import {
   commitIssuedDocument,
-  countDocumentsOfCredential,
+  countDemoDocuments,
   deleteReservation,
   insertReservation,
   insertSummary,
@@ -59,7 +59,7 @@ export function issueDocument(
     demoSessionLockName(credential.id),
     async () => {
       // Every demo document lives in its session's home shard (shard-routing.ts).
-      const issued = await countDocumentsOfCredential(
+      const issued = await countDemoDocuments(
         homeShard(services.shards, credential),
         credential.id,
       );
