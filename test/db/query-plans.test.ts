@@ -48,6 +48,7 @@ import {
 } from "../../src/db/pending-pdf-objects";
 import { type DocumentRow, documents } from "../../src/db/schema";
 import { newCredential } from "../../src/domain/api-keys";
+import { documentRow } from "../helpers/documents";
 import {
   declaredBoundedScans,
   recordingStatements,
@@ -83,42 +84,22 @@ const NOW = 1_800_000_000_000;
 const HOUR_MS = 3_600_000;
 const by = { credentialId: "cred_plan", requestId: "req_plan" };
 
-const documentRow = (
-  uuid: string,
-  changes: Partial<DocumentRow> = {},
-): DocumentRow => ({
-  uuid,
-  credentialId: by.credentialId,
-  organizationId: "org_plan",
-  environment: "test",
-  reference: null,
-  createdAt: NOW - 2 * HOUR_MS,
-  transportDate: "2026-11-21",
-  rectifiesUuid: null,
-  rectifiedByUuid: null,
-  deletedAt: null,
-  deleteReason: null,
-  firstQrAccessAt: null,
-  data: "{}",
-  metadata: null,
-  requestHash: "0".repeat(64),
-  documentLocale: "es",
-  qrKeyVersion: "v1",
-  pdfSha256: "0".repeat(64),
-  pdfSizeBytes: 1,
-  pdfPages: 1,
-  expiresAt: null,
-  archivedAt: null,
-  ...changes,
-});
+const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
+  documentRow({
+    uuid,
+    credentialId: by.credentialId,
+    organizationId: "org_plan",
+    createdAt: NOW - 2 * HOUR_MS,
+    ...changes,
+  });
 
-const original = documentRow("plan-original", { reference: "PLAN-1" });
-const correction = documentRow("plan-correction", {
+const original = planRow("plan-original", { reference: "PLAN-1" });
+const correction = planRow("plan-correction", {
   reference: "PLAN-2",
   rectifiesUuid: original.uuid,
 });
-const deletable = documentRow("plan-deletable");
-const demo = documentRow("plan-demo", {
+const deletable = planRow("plan-deletable");
+const demo = planRow("plan-demo", {
   credentialId: "cred_plan_demo",
   environment: "demo",
   expiresAt: NOW - HOUR_MS,
