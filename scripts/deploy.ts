@@ -1,14 +1,19 @@
 // `npm run deploy`: wrangler.toml's production environment, in the order the
-// upgrade from one database needs (docs/scale.md): every shard migrated, the
+// upgrade from one database needs (docs/scale.md), once its vars are checked
+// as the Worker will check them (an https BASE_URL): every shard migrated, the
 // fallback fonts uploaded, the rows of the former single database moved to
 // their shards, and only then the Worker that reads the shards deployed.
 import { spawnSync } from "node:child_process";
 import { type DatabaseTarget, PRODUCTION_ENVIRONMENT } from "./lib/d1";
+import { productionBaseUrl } from "./lib/production-config";
 import { migrateShards, targetShards } from "./lib/shards";
 import { upgradeShards } from "./upgrade-shards";
 import { uploadFonts } from "./upload-fonts";
 
 const target: DatabaseTarget = { remote: true };
+
+// Nothing is touched before the configuration would serve: a ConfigError ends here.
+console.error(`Deploying for ${productionBaseUrl()}.`);
 
 console.error(`Migrating ${targetShards(target).length} shards…`);
 await migrateShards(target);

@@ -36,17 +36,42 @@ const keyring = (name: string) =>
       }
     });
 
-const configSchema = z.object({
-  // Empty: the origin of each request.
-  BASE_URL: z
-    .union([
-      z.literal(""),
-      z.url({
-        protocol: /^https?$/,
-        error: "must be an http(s) URL, or empty for the request's origin",
-      }),
-    ])
-    .default(""),
+/**
+ * Where the Worker runs and the origin its links print. In production every
+ * PDF's QR link is read by an inspector's phone: it must be the service's
+ * https origin, never the scheme and host a caller happened to use.
+ */
+const originSchema = z
+  .object({
+    // Empty: the origin of each request (local runs only).
+    BASE_URL: z
+      .union([
+        z.literal(""),
+        z.url({
+          protocol: /^https?$/,
+          error: "must be an http(s) URL, or empty for the request's origin",
+        }),
+      ])
+      .default(""),
+    DEPLOYMENT: z
+      .enum(["local", "production"], {
+        error: 'must be "local" or "production"',
+      })
+      .default("local"),
+  })
+  .check((ctx) => {
+    const { BASE_URL, DEPLOYMENT } = ctx.value;
+    if (DEPLOYMENT === "production" && !BASE_URL.startsWith("https://")) {
+      ctx.issues.push({
+        code: "custom",
+        message:
+          "BASE_URL must be the service's https:// origin in production: every PDF's QR link prints it",
+        input: BASE_URL,
+      });
+    }
+  });
+
+const settingsSchema = z.object({
   MAX_BODY_BYTES: count(131_072),
   MAX_DEMO_BODY_BYTES: count(32_768),
   DEMO_ENABLED: z
@@ -76,21 +101,32 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+// Both parts are checked apart, so that a message lists every malformed variable.
+const configSchema = z.intersection(originSchema, settingsSchema);
+
+/** `vars` checked by `schema`; throws a ConfigError naming every malformed variable. */
+function parsed<T>(schema: z.ZodType<T>, vars: Record<string, unknown>): T {
+  const result = schema.safeParse(vars);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) =>
+    // Custom issues name their variable themselves (a keyring's, BASE_URL's).
+    issue.code === "custom"
+      ? issue.message
+      : `${issue.path.join(".")} ${issue.message}`,
+  );
+  throw new ConfigError(`Invalid configuration: ${problems.join("; ")}.`);
+}
+
+/** The origin of the links, null for each request's own; throws a ConfigError as readConfig does. */
+export function readBaseUrl(vars: Record<string, unknown>): string | null {
+  return parsed(originSchema, vars).BASE_URL || null;
+}
+
 /** Checks the configuration; throws a ConfigError naming every malformed variable. */
 export function readConfig(vars: Record<string, unknown>): Config {
-  const parsed = configSchema.safeParse(vars);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) =>
-      // Custom issues are the keyrings', whose messages name the variable.
-      issue.code === "custom"
-        ? issue.message
-        : `${issue.path.join(".")} ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}.`);
-  }
-  const env = parsed.data;
+  const env = parsed(configSchema, vars);
   return {
-    baseUrl: env.BASE_URL === "" ? null : env.BASE_URL,
+    baseUrl: env.BASE_URL || null,
     maxBodyBytes: { real: env.MAX_BODY_BYTES, demo: env.MAX_DEMO_BODY_BYTES },
     demo: {
       enabled: env.DEMO_ENABLED === "true",

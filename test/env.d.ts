@@ -1,6 +1,12 @@
 import type { D1Migration } from "cloudflare:test";
+import type { ImportGlobFunction } from "vite/types/importGlob.d.ts";
 
 declare global {
+  // Vite's import.meta.glob (test/db/query-plans.test.ts reads src/db with
+  // it), without vite/client's module types, which would retype the fonts.
+  interface ImportMeta {
+    glob: ImportGlobFunction;
+  }
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];

@@ -1,5 +1,6 @@
 import { and, eq, inArray, lte, notExists } from "drizzle-orm";
 import type { Database } from "./client";
+import { isDemoDocument } from "./documents";
 import {
   auditEvents,
   credentials,
@@ -63,7 +64,9 @@ export const findEmptyExpiredDemoSessions = (
           db
             .select({ uuid: documents.uuid })
             .from(documents)
-            .where(eq(documents.credentialId, credentials.id)),
+            .where(
+              and(eq(documents.credentialId, credentials.id), isDemoDocument),
+            ),
         ),
       ),
     )

@@ -89,6 +89,13 @@ export async function deleteSummary(db: Database, uuid: string): Promise<void> {
   await db.delete(documentSummaries).where(eq(documentSummaries.uuid, uuid));
 }
 
+/**
+ * The condition of documents_demo_credential_idx, written as the index
+ * says it: SQLite uses a partial index only for a query that names its
+ * condition, and a bound parameter would not.
+ */
+export const isDemoDocument = sql`${documents.environment} = 'demo'`;
+
 /** A credential's own document by uuid, whatever its state or age. */
 export const findOwnDocumentByUuid = (
   db: Database,
@@ -477,14 +484,14 @@ export async function recordQrAccess(
   return accessed.length > 0;
 }
 
-/** Every version a credential ever issued, deleted ones included. */
-export async function countDocumentsOfCredential(
+/** Every version a demo session ever issued, deleted ones included. */
+export async function countDemoDocuments(
   db: Database,
   credentialId: string,
 ): Promise<number> {
   const [row] = await db
     .select({ issued: count() })
     .from(documents)
-    .where(eq(documents.credentialId, credentialId));
+    .where(and(eq(documents.credentialId, credentialId), isDemoDocument));
   return row?.issued ?? 0;
 }

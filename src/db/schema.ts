@@ -119,6 +119,11 @@ export const documents = sqliteTable(
     index("documents_hot_idx")
       .on(t.createdAt)
       .where(sql`${t.archivedAt} IS NULL`),
+    // A demo session's documents (its limit, its purge): the demo is public,
+    // and shard 0 holds millions of other documents.
+    index("documents_demo_credential_idx")
+      .on(t.credentialId)
+      .where(sql`${t.environment} = 'demo'`),
     check(
       "documents_environment_check",
       sql`${t.environment} IN ('test', 'live', 'demo')`,

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -10,6 +10,7 @@ import {
   WRANGLER_FILE,
 } from "../../fixtures/single-database-state";
 import { PRODUCTION_ENVIRONMENT } from "../../scripts/lib/d1";
+import { productionBaseUrl } from "../../scripts/lib/production-config";
 import { shardBindings } from "../../scripts/lib/shards";
 
 // wrangler.toml's two configurations: the top level (npm start, the tests)
@@ -23,6 +24,8 @@ interface D1Entry {
   database_id: string;
   migrations_dir: string;
 }
+
+type Vars = Record<string, unknown>;
 
 const readConfig = (config: string, env?: string) =>
   unstable_readConfig(
@@ -68,9 +71,11 @@ describe("wrangler.toml", () => {
   });
 
   it("gives production the same Worker, vars, buckets, Durable Objects and secrets", () => {
+    // All but where it runs and the origin it prints.
+    const shared = ({ BASE_URL: _, DEPLOYMENT: __, ...vars }: Vars) => vars;
+    expect(shared(production.vars)).toEqual(shared(local.vars));
     for (const field of [
       "name",
-      "vars",
       "r2_buckets",
       "durable_objects",
       "secrets",
@@ -81,6 +86,48 @@ describe("wrangler.toml", () => {
       expect(production[field], field).toEqual(local[field]);
     }
   });
+
+  it("marks production, where the Worker refuses to serve without an https BASE_URL", () => {
+    expect(local.vars.DEPLOYMENT).toBe("local");
+    expect(production.vars.DEPLOYMENT).toBe("production");
+    const vars = (baseUrl: string) => ({
+      ...production.vars,
+      BASE_URL: baseUrl,
+    });
+    for (const baseUrl of ["", "http://deca.example"]) {
+      expect(() => productionBaseUrl(vars(baseUrl))).toThrow(
+        /BASE_URL must be the service's https:\/\/ origin in production/,
+      );
+    }
+    expect(productionBaseUrl(vars("https://deca.example"))).toBe(
+      "https://deca.example",
+    );
+  });
+
+  it.each(["", "http://deca.example"])(
+    "stops npm run deploy before any step when production's BASE_URL is %j",
+    async (baseUrl) => {
+      const dir = await mkdtemp(join(tempDir, "deploy-"));
+      const toml = await readFile("wrangler.toml", "utf8");
+      await writeFile(
+        join(dir, "wrangler.toml"),
+        toml.replace(/^BASE_URL = .*$/gm, `BASE_URL = "${baseUrl}"`),
+      );
+      const failed = await run(
+        join(process.cwd(), "node_modules/.bin/tsx"),
+        [join(process.cwd(), "scripts/deploy.ts")],
+        { cwd: dir },
+      ).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toMatch(
+        /ConfigError: Invalid configuration: BASE_URL/,
+      );
+      expect(failed?.stderr).not.toMatch(/Migrating/);
+    },
+  );
 
   it("builds the production Worker with its 32 shards", async () => {
     const { stdout, stderr } = await run(

@@ -1,5 +1,9 @@
 import { openDatabase } from "../../src/db/client";
-import { documentSummaries, documents } from "../../src/db/schema";
+import {
+  type DocumentRow,
+  documentSummaries,
+  documents,
+} from "../../src/db/schema";
 import { homeShard } from "../../src/domain/shard-routing";
 import type { TestCredential } from "./credentials";
 import { shardOf, shards } from "./shards";
@@ -13,30 +17,51 @@ interface DocumentSeed {
   deletedAt?: number | null;
 }
 
+/** A whole document row as issuing leaves it, with `fields` in place of its defaults. */
+export const documentRow = (
+  fields: Pick<
+    DocumentRow,
+    "uuid" | "credentialId" | "organizationId" | "createdAt"
+  > &
+    Partial<DocumentRow>,
+): DocumentRow => ({
+  environment: "test",
+  reference: null,
+  transportDate: "2026-11-21",
+  rectifiesUuid: null,
+  rectifiedByUuid: null,
+  deletedAt: null,
+  deleteReason: null,
+  firstQrAccessAt: null,
+  data: "{}",
+  metadata: null,
+  requestHash: "0".repeat(64),
+  documentLocale: "es",
+  qrKeyVersion: "v1",
+  pdfSha256: "0".repeat(64),
+  pdfSizeBytes: 1,
+  pdfPages: 1,
+  expiresAt: null,
+  archivedAt: null,
+  ...fields,
+});
+
 /** A document row as issuing leaves it, for tests of the read side only. */
 export async function seedDocument(
   owner: TestCredential,
   seed: DocumentSeed,
 ): Promise<string> {
   const uuid = seed.uuid ?? crypto.randomUUID();
-  const row = {
+  const row = documentRow({
     uuid,
     credentialId: owner.id,
     organizationId: owner.organizationId,
-    environment: "test",
-    reference: seed.reference ?? null,
     createdAt: seed.createdAt,
-    transportDate: seed.transportDate ?? "2026-11-21",
+    ...(seed.transportDate ? { transportDate: seed.transportDate } : {}),
+    reference: seed.reference ?? null,
     rectifiesUuid: seed.rectifiesUuid ?? null,
     deletedAt: seed.deletedAt ?? null,
-    data: "{}",
-    requestHash: "0".repeat(64),
-    documentLocale: "es",
-    qrKeyVersion: "v1",
-    pdfSha256: "0".repeat(64),
-    pdfSizeBytes: 1,
-    pdfPages: 1,
-  } as const;
+  });
   await openDatabase(shardOf(uuid)).insert(documents).values(row);
   if (row.deletedAt === null) {
     const home = homeShard(shards, { id: owner.id, environment: "test" });

@@ -2,7 +2,7 @@ import type { Database } from "../../db/client";
 import {
   commitCorrection,
   commitCreatedDocument,
-  countDocumentsOfCredential,
+  countDemoDocuments,
   findDocumentByUuid,
   insertSummary,
 } from "../../db/documents";
@@ -69,7 +69,7 @@ export function issueDocument(
     demoSessionLockName(credential.id),
     async () => {
       // Every demo document lives in its session's home shard (shard-routing.ts).
-      const issued = await countDocumentsOfCredential(
+      const issued = await countDemoDocuments(
         homeShard(services.shards, credential),
         credential.id,
       );

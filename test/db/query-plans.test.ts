@@ -1,0 +1,363 @@
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  deleteStaleSummaries,
+  findDocumentsToArchive,
+  markArchived,
+} from "../../src/db/archive";
+import { insertAuditEvent, insertAuditEventIf } from "../../src/db/audit";
+import { type Database, openDatabase } from "../../src/db/client";
+import {
+  findCredentialByKeyHash,
+  insertCredential,
+  insertOrganizationWithCredential,
+} from "../../src/db/credentials";
+import {
+  findEmptyExpiredDemoSessions,
+  findExpiredDemoDocuments,
+  purgeDemoSessionRows,
+  purgeDocumentRows,
+} from "../../src/db/demo-sessions";
+import {
+  commitCorrection,
+  commitCreatedDocument,
+  confirmReservation,
+  countDemoDocuments,
+  deleteSummary,
+  findDocumentByUuid,
+  findOwnDocumentByUuid,
+  findQrLinkTarget,
+  findReservation,
+  findReservationHolder,
+  findUnconfirmedReservations,
+  freeReservation,
+  insertSummary,
+  listDocumentSummaries,
+  listQueries,
+  markDeleted,
+  recordQrAccess,
+  reserveForCorrection,
+} from "../../src/db/documents";
+import {
+  deletePendingDeletionMarks,
+  findStalePendingDeletionMarks,
+  insertPendingDeletionMarkIf,
+} from "../../src/db/pending-deletion-marks";
+import {
+  deletePendingPdfObject,
+  deletePendingPdfObjects,
+  findStalePendingPdfObjects,
+  insertPendingPdfObject,
+} from "../../src/db/pending-pdf-objects";
+import { type DocumentRow, documents } from "../../src/db/schema";
+import { newCredential } from "../../src/domain/api-keys";
+import { documentRow } from "../helpers/documents";
+import {
+  declaredBoundedScans,
+  recordingStatements,
+  scannedTables,
+} from "../helpers/query-plans";
+
+// Issue 21: no query of src/db reads a whole table that grows with the
+// documents (a shard holds millions of rows), unless a comment on it says
+// why it is bounded. Every exported function of src/db runs here against the
+// migrated schema, each statement it sends is noted, and SQLite's plan of
+// each is read; a new export fails the coverage check until it runs here too.
+
+const modules = import.meta.glob<Record<string, unknown>>("../../src/db/*.ts", {
+  eager: true,
+});
+const sources = import.meta.glob<string>("../../src/db/*.ts", {
+  eager: true,
+  query: "?raw",
+  import: "default",
+});
+
+/** Exports of src/db that send no SQL themselves, and why. */
+const NO_SQL: Record<string, string> = {
+  openDatabase: "wraps a binding",
+  openShards: "wraps bindings",
+  shardBindings: "lists bindings",
+  reportingOutages: "wraps a binding",
+  isUniqueViolation: "reads an error",
+  reservationFor: "builds a row",
+};
+
+const NOW = 1_800_000_000_000;
+const HOUR_MS = 3_600_000;
+const by = { credentialId: "cred_plan", requestId: "req_plan" };
+
+const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
+  documentRow({
+    uuid,
+    credentialId: by.credentialId,
+    organizationId: "org_plan",
+    createdAt: NOW - 2 * HOUR_MS,
+    ...changes,
+  });
+
+const original = planRow("plan-original", { reference: "PLAN-1" });
+const correction = planRow("plan-correction", {
+  reference: "PLAN-2",
+  rectifiesUuid: original.uuid,
+});
+const deletable = planRow("plan-deletable");
+const demo = planRow("plan-demo", {
+  credentialId: "cred_plan_demo",
+  environment: "demo",
+  expiresAt: NOW - HOUR_MS,
+});
+const scope = { organizationId: "org_plan", environment: "test" } as const;
+const correctionReservation = {
+  ...scope,
+  reference: "PLAN-2",
+  documentUuid: correction.uuid,
+  credentialId: by.credentialId,
+  createdAt: NOW,
+  rectifiesUuid: original.uuid,
+};
+const pdfNote = { objectKey: "documents/plan-original.pdf", createdAt: NOW };
+
+/**
+ * Every exported query function of src/db, in an order that gives each one
+ * rows to find; every variant of its SQL (options that add statements).
+ */
+const exercises: Record<string, (db: Database) => Promise<unknown>> = {
+  async insertOrganizationWithCredential(db) {
+    for (const [id, credential] of [
+      ["org_plan", { id: by.credentialId, environment: "test" }],
+      [
+        "org_plan_demo",
+        {
+          id: demo.credentialId,
+          environment: "demo",
+          expiresAt: NOW - HOUR_MS,
+          requesterIp: "192.0.2.1",
+        },
+      ],
+    ] as const) {
+      const { row } = await newCredential({
+        ...credential,
+        organizationId: id,
+        createdAt: NOW - 2 * HOUR_MS,
+      });
+      await insertOrganizationWithCredential(
+        db,
+        { id, name: id, documentLocale: "es", createdAt: NOW },
+        { ...row, id: credential.id },
+      );
+    }
+  },
+  async insertCredential(db) {
+    const { row } = await newCredential({
+      organizationId: "org_plan",
+      environment: "live",
+      createdAt: NOW,
+    });
+    await insertCredential(db, row);
+  },
+  findCredentialByKeyHash: (db) => findCredentialByKeyHash(db, "0".repeat(64)),
+  insertPendingPdfObject: async (db) =>
+    insertPendingPdfObject(db, "documents/plan-other.pdf", NOW),
+  async findReservation(db) {
+    await findReservation(db, scope, "PLAN-1", pdfNote);
+    await findReservation(db, scope, "PLAN-1");
+  },
+  async commitCreatedDocument(db) {
+    await commitCreatedDocument(db, original, by);
+    await commitCreatedDocument(db, deletable, by);
+    await commitCreatedDocument(db, demo, by);
+  },
+  commitCorrection: (db) =>
+    commitCorrection(db, { ...correction, rectifiesUuid: original.uuid }, by),
+  async reserveForCorrection(db) {
+    await reserveForCorrection(db, correctionReservation);
+    await reserveForCorrection(db, {
+      ...correctionReservation,
+      documentUuid: "plan-retry",
+    });
+  },
+  findReservationHolder: async (db) => {
+    await findReservationHolder(db, correctionReservation);
+    await findReservationHolder(db, {
+      ...correctionReservation,
+      rectifiesUuid: null,
+    });
+  },
+  findUnconfirmedReservations: (db) => findUnconfirmedReservations(db, NOW, 50),
+  confirmReservation: (db) =>
+    confirmReservation(db, correctionReservation, correction.uuid),
+  freeReservation: (db) => freeReservation(db, correctionReservation),
+  insertSummary: (db) => insertSummary(db, original),
+  async listDocumentSummaries(db) {
+    const filter = { credentialId: by.credentialId, createdSince: 0 };
+    const page = { offset: 0, limit: 25 };
+    await listDocumentSummaries(db, filter, page);
+    const dates = {
+      transportDateFrom: "2026-11-01",
+      transportDateTo: "2026-11-30",
+    };
+    await listDocumentSummaries(db, { ...filter, ...dates }, page);
+  },
+  listQueries: (db) =>
+    db.batch(
+      listQueries(
+        db,
+        { credentialId: by.credentialId, createdSince: 0 },
+        { offset: 0, limit: 25 },
+      ),
+    ),
+  deleteSummary: (db) => deleteSummary(db, original.uuid),
+  findOwnDocumentByUuid: (db) =>
+    findOwnDocumentByUuid(db, by.credentialId, original.uuid),
+  findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
+  findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
+  recordQrAccess: (db) =>
+    recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
+  markDeleted: (db) =>
+    markDeleted(db, deletable.uuid, { at: NOW, reason: "plan", ...by }),
+  countDemoDocuments: (db) => countDemoDocuments(db, demo.credentialId),
+  insertAuditEvent: async (db) =>
+    insertAuditEvent(db, {
+      ...by,
+      documentUuid: original.uuid,
+      type: "retried",
+      occurredAt: NOW,
+    }),
+  insertAuditEventIf: async (db) =>
+    insertAuditEventIf(
+      db,
+      { ...by, documentUuid: original.uuid, type: "retried", occurredAt: NOW },
+      sql`${documents.deletedAt} IS NULL`,
+    ),
+  insertPendingDeletionMarkIf: async (db) =>
+    insertPendingDeletionMarkIf(
+      db,
+      { documentUuid: original.uuid, createdAt: NOW },
+      sql`${documents.deletedAt} IS NULL`,
+    ),
+  findStalePendingDeletionMarks: async (db) =>
+    findStalePendingDeletionMarks(db, NOW, 50),
+  deletePendingDeletionMarks: async (db) =>
+    deletePendingDeletionMarks(db, [deletable.uuid]),
+  deletePendingPdfObject: async (db) =>
+    deletePendingPdfObject(db, pdfNote.objectKey),
+  findStalePendingPdfObjects: async (db) =>
+    findStalePendingPdfObjects(db, NOW, 50),
+  deletePendingPdfObjects: async (db) =>
+    deletePendingPdfObjects(db, ["documents/plan-other.pdf"]),
+  async findDocumentsToArchive(db) {
+    const archives = await findDocumentsToArchive(db, NOW, 50);
+    expect(archives.length).toBeGreaterThan(0);
+    return archives;
+  },
+  async markArchived(db) {
+    const archives = await findDocumentsToArchive(db, NOW, 50);
+    await markArchived(db, archives, NOW);
+  },
+  deleteStaleSummaries: (db) => deleteStaleSummaries(db, NOW, 50),
+  findExpiredDemoDocuments: (db) => findExpiredDemoDocuments(db, NOW, 50),
+  purgeDocumentRows: (db) => purgeDocumentRows(db, [demo.uuid]),
+  findEmptyExpiredDemoSessions: (db) =>
+    findEmptyExpiredDemoSessions(db, NOW, 50),
+  purgeDemoSessionRows: (db) =>
+    purgeDemoSessionRows(db, [
+      { credentialId: demo.credentialId, organizationId: "org_plan_demo" },
+    ]),
+};
+
+/** The statements each exercise sent, by the SQL text. */
+const sentBy = new Map<string, Set<string>>();
+
+/**
+ * SQLite's plan of a statement, one line per step. Its parameters are bound
+ * to null: without statistics (no ANALYZE) the plan does not depend on them.
+ */
+async function planOf(sql: string): Promise<string[]> {
+  const parameters = sql.replace(/'[^']*'/g, "").split("?").length - 1;
+  const { results } = await env.DB_0.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...Array.from({ length: parameters }, () => null))
+    .all<{ detail: string }>();
+  return results.map((step) => step.detail);
+}
+
+/** The module of src/db and its source that export `name`. */
+const sourceOf = (name: string): string => {
+  const [path] = Object.entries(modules).find(
+    ([, exported]) => name in exported,
+  ) ?? [""];
+  return sources[path] ?? "";
+};
+
+describe("every query of src/db", () => {
+  beforeAll(async () => {
+    let current = "";
+    const db = openDatabase(
+      recordingStatements(env.DB_0, (sql) => {
+        const senders = sentBy.get(sql) ?? new Set<string>();
+        senders.add(current);
+        sentBy.set(sql, senders);
+      }),
+    );
+    for (const [name, exercise] of Object.entries(exercises)) {
+      current = name;
+      await exercise(db);
+    }
+  });
+
+  it("runs here: each exported function of src/db sends SQL in this test, or is known to send none", () => {
+    const functions = Object.values(modules).flatMap((exported) =>
+      Object.entries(exported)
+        .filter(([, value]) => typeof value === "function")
+        .map(([name]) => name),
+    );
+    const unexercised = functions.filter(
+      (name) => !(name in exercises) && !(name in NO_SQL),
+    );
+    expect(unexercised, "add them to `exercises` in this file").toEqual([]);
+    const senders = new Set([...sentBy.values()].flatMap((set) => [...set]));
+    expect(Object.keys(exercises).filter((name) => !senders.has(name))).toEqual(
+      [],
+    );
+  });
+
+  it("reads no growing table whole, unless a comment on the query says why that is bounded", async () => {
+    const unbounded: { sql: string; plan: string[]; by: string[] }[] = [];
+    for (const [sql, senders] of sentBy) {
+      const plan = await planOf(sql);
+      for (const table of scannedTables(plan)) {
+        const undeclared = [...senders].filter(
+          (name) => !declaredBoundedScans(sourceOf(name), name).includes(table),
+        );
+        if (undeclared.length > 0)
+          unbounded.push({ sql, plan, by: undeclared });
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+});
+
+describe("a bounded scan", () => {
+  const source = [
+    "export const findFew = (db: Database) =>",
+    "  // Bounded scan of audit_events: at most 50 rows, the cron's own.",
+    "  db.select().from(auditEvents).limit(50);",
+    "export const findAll = (db: Database) => db.select().from(documents);",
+  ].join("\n");
+
+  it("is declared by a comment with its reason inside the export, for that table only", () => {
+    expect(declaredBoundedScans(source, "findFew")).toEqual(["audit_events"]);
+    expect(declaredBoundedScans(source, "findAll")).toEqual([]);
+  });
+
+  it("counts a scan through a covering index, and not a search", () => {
+    expect(
+      scannedTables([
+        "SCAN documents USING COVERING INDEX documents_hot_idx",
+        "SEARCH audit_events USING INDEX audit_events_document_idx (document_uuid=?)",
+        "SCAN json_each VIRTUAL TABLE INDEX 1:",
+      ]),
+    ).toEqual(["documents"]);
+  });
+});
