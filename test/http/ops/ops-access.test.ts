@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemClock } from "../../../src/clock";
 import { createCredential } from "../../helpers/credentials";
+import { capturedLog } from "../../helpers/log";
 import { opsClient, supportSecret } from "../../helpers/ops";
 import { shards } from "../../helpers/shards";
 import { bearer, call, callWith, fromIp } from "../../helpers/worker";
@@ -205,16 +206,7 @@ describe("the operations API's audit trail", () => {
 });
 
 describe("secrets and the log", () => {
-  const logged: string[] = [];
-  beforeEach(() => {
-    logged.length = 0;
-    for (const method of ["log", "error", "warn", "info", "debug"] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        logged.push(args.map(String).join(" "));
-      });
-    }
-  });
-  afterEach(() => vi.restoreAllMocks());
+  const logged = capturedLog();
 
   it("never logs the support secret, a presented guess or an issued key", async () => {
     const ops = opsClient();
