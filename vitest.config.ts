@@ -24,6 +24,7 @@ export default defineConfig({
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
+                SUPPORT_KEYRING: testKeyring("test-support-key"),
               },
               // The cut fallback fonts, read from disk for the setup file
               // that puts them into the FONTS bucket (seed-fonts.ts).

@@ -1,29 +1,42 @@
-// `npm run deploy`: wrangler.toml's production environment, in the order the
-// upgrade from one database needs (docs/scale.md), once its vars are checked
-// as the Worker will check them (an https BASE_URL): every shard migrated, the
-// fallback fonts uploaded, the rows of the former single database moved to
-// their shards, and only then the Worker that reads the shards deployed.
+// `npm run deploy`: wrangler.toml's production environment, once its vars
+// are checked as the Worker will check them (an https BASE_URL). wrangler
+// does what it does well: every shard migrated (the migrations only add),
+// the fallback fonts uploaded, the Worker deployed. Then the data steps run
+// inside the new Worker through its operations API at BASE_URL (or --url),
+// with the support secret from DECA_SUPPORT_SECRET (docs/operations.md): the
+// rows of a former single database moved to their shards.
 import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
 import { type DatabaseTarget, PRODUCTION_ENVIRONMENT } from "./lib/d1";
+import { SUPPORT_SECRET_VARIABLE, withOps } from "./lib/ops-target";
 import { productionBaseUrl } from "./lib/production-config";
 import { migrateShards, targetShards } from "./lib/shards";
-import { upgradeShards } from "./upgrade-shards";
 import { uploadFonts } from "./upload-fonts";
 
+// Nothing is touched before the configuration would serve: a ConfigError ends here.
+const baseUrl = productionBaseUrl();
+const { values } = parseArgs({ options: { url: { type: "string" } } });
+const url = values.url ?? baseUrl;
+if (!process.env[SUPPORT_SECRET_VARIABLE]) {
+  console.error(
+    `usage: ${SUPPORT_SECRET_VARIABLE}=… npm run deploy [-- --url https://…]: the support secret of the deployment (its origin: BASE_URL, ${baseUrl})`,
+  );
+  process.exit(2);
+}
 const target: DatabaseTarget = { remote: true };
 
-// Nothing is touched before the configuration would serve: a ConfigError ends here.
-console.error(`Deploying for ${productionBaseUrl()}.`);
-
+console.error(`Deploying for ${baseUrl}.`);
 console.error(`Migrating ${targetShards(target).length} shards…`);
 await migrateShards(target);
 await uploadFonts(target);
-// Last before the deploy: the Worker still running looks for credentials in
-// DB_0, so keys whose credential moves answer 401 until the new one is live.
-console.error("Moved to their shards:", await upgradeShards(target));
 const deployed = spawnSync(
   "wrangler",
   ["deploy", "--env", PRODUCTION_ENVIRONMENT],
   { stdio: "inherit" },
 );
-process.exitCode = deployed.status ?? 1;
+if (deployed.status !== 0) process.exit(deployed.status ?? 1);
+// Rerun alone with `npm run shards -- upgrade --url …` if this stops.
+console.error(
+  "Moved to their shards:",
+  await withOps({ url }, (ops) => ops.upgradeShards()),
+);

@@ -1,34 +1,27 @@
-// The support key tool: issues, revokes and lists API keys and sets an
-// organization's PDF language (organizations in every shard, a credential in
-// its key's shard), and prints a document's audit trail from its shard and
-// its R2 archive. Local databases by default, the deployed ones
-// (wrangler.toml's production environment) with --remote. See README
-// "Issuing keys".
+// The support key tool: issues, revokes and lists API keys, sets an
+// organization's PDF language and prints a document's audit trail, as a
+// client of the operations API (docs/operations.md), which does the work
+// inside the Worker: a deployment or a running `npm start` with --url, else
+// the local state, started or not. See README "Issuing keys".
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import {
   DOCUMENT_LOCALES,
   isDocumentLocale,
 } from "../src/schemas/document-locale";
-import { documentAudit } from "./lib/audit";
-import {
-  issueKey,
-  listCredentials,
-  revokeCredential,
-  setOrganizationLocale,
-} from "./lib/credentials";
-import type { DatabaseTarget } from "./lib/d1";
+import { type OpsClient, OpsError } from "./lib/ops-client";
+import { SUPPORT_SECRET_VARIABLE, withOps } from "./lib/ops-target";
 
 const USAGE = `usage:
   npm run keys -- create --org NAME --env test|live [--locale LOCALE] [--allow-ip IP]... [--rate-limit N]
   npm run keys -- revoke CREDENTIAL_ID
   npm run keys -- list
   npm run keys -- set-locale --org NAME LOCALE
-  npm run keys -- audit DOCUMENT_UUID   (its events from D1 and its R2 archive;
-                                         --remote reads PDF_KEYRING from the environment)
+  npm run keys -- audit DOCUMENT_UUID   (its events from D1 and its R2 archive)
 options for every command:
-  --remote            the deployed databases ([env.production]) instead of the local ones
-  --persist-to DIR    the local state folder (default .wrangler/state)
+  --url URL           the Worker at URL (a deployment: the support secret in ${SUPPORT_SECRET_VARIABLE};
+                      a local npm start: read from .dev.vars)
+  --persist-to DIR    without --url: the local state folder (default .wrangler/state)
 locales: ${DOCUMENT_LOCALES.join(", ")}`;
 
 class UsageError extends Error {}
@@ -41,6 +34,8 @@ const OPTIONS = {
   locale: { type: "string" },
   "allow-ip": { type: "string", multiple: true },
   "rate-limit": { type: "string" },
+  url: { type: "string" },
+  // Gone: the deployed databases are reached through the Worker (--url).
   remote: { type: "boolean" },
   "persist-to": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -91,50 +86,67 @@ function expectPositionals(positionals: string[], count: number): void {
     throw new UsageError("wrong number of arguments");
 }
 
-async function runCommand(
+/** A 404 of the operations API as the usage error it is here. */
+async function unlessMissing<T>(call: Promise<T>, message: string): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof OpsError && error.status === 404) {
+      throw new UsageError(message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The call of a command, once its arguments are checked (a usage error
+ * before any Worker is reached).
+ */
+function commandCall(
   command: string | undefined,
   positionals: string[],
   values: Values,
-  target: DatabaseTarget,
-): Promise<unknown> {
+): (ops: OpsClient) => Promise<unknown> {
   switch (command) {
-    case "create":
+    case "create": {
       expectPositionals(positionals, 0);
-      return issueKey(target, {
+      const body = {
         organization: required(values.org, "--org"),
         environment: environment(values.env),
-        locale: locale(values.locale),
-        allowedIps: allowedIps(values["allow-ip"]),
-        rateLimitPerMinute: rateLimit(values["rate-limit"]),
-      });
+        document_locale: locale(values.locale),
+        allowed_ips: allowedIps(values["allow-ip"]),
+        rate_limit_per_minute: rateLimit(values["rate-limit"]),
+      };
+      return (ops) => ops.issueKey(body);
+    }
     case "revoke": {
       expectPositionals(positionals, 1);
       const credentialId = positionals[0] ?? "";
-      if (!(await revokeCredential(target, credentialId))) {
-        throw new UsageError(`no active credential ${credentialId}`);
-      }
-      return { credential_id: credentialId, revoked: true };
+      return (ops) =>
+        unlessMissing(
+          ops.revokeKey(credentialId),
+          `no active credential ${credentialId}`,
+        );
     }
     case "list":
       expectPositionals(positionals, 0);
-      return listCredentials(target);
+      return (ops) => ops.listKeys();
     case "set-locale": {
       expectPositionals(positionals, 1);
       const organization = required(values.org, "--org");
       const documentLocale = required(locale(positionals[0]), "LOCALE");
-      if (
-        !(await setOrganizationLocale(target, organization, documentLocale))
-      ) {
-        throw new UsageError(`no organization named "${organization}"`);
-      }
-      return { organization, document_locale: documentLocale };
+      return (ops) =>
+        unlessMissing(
+          ops.setLocale(organization, documentLocale),
+          `no organization named "${organization}"`,
+        );
     }
     case "audit": {
       expectPositionals(positionals, 1);
       const uuid = (positionals[0] ?? "").toLowerCase();
       if (!UUID.test(uuid))
         throw new UsageError(`not a document uuid: "${uuid}"`);
-      return documentAudit(target, uuid);
+      return (ops) => ops.documentAudit(uuid);
     }
     default:
       throw new UsageError(
@@ -164,10 +176,16 @@ async function main(): Promise<number> {
   }
   const [command, ...rest] = positionals;
   try {
-    const result = await runCommand(command, rest, values, {
-      remote: values.remote ?? false,
-      persistTo: values["persist-to"],
-    });
+    if (values.remote) {
+      throw new UsageError(
+        `--remote is gone: use --url https://… with the support secret in ${SUPPORT_SECRET_VARIABLE} (docs/operations.md)`,
+      );
+    }
+    const call = commandCall(command, rest, values);
+    const result = await withOps(
+      { url: values.url, persistTo: values["persist-to"] },
+      call,
+    );
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

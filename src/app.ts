@@ -12,7 +12,9 @@ import { requestLog } from "./http/middleware/request-log";
 import { securityHeaders } from "./http/middleware/security-headers";
 import { provideServices } from "./http/middleware/services";
 import { OPERATIONS } from "./http/operations";
+import { OPS_OPERATIONS } from "./http/operations/ops";
 import { openApiRoutes } from "./http/routes/openapi";
+import { opsOpenApiRoutes } from "./http/routes/ops-openapi";
 import { pageRoutes } from "./http/routes/pages";
 
 /**
@@ -28,9 +30,12 @@ export function createApp(dependencies: AppDependencies) {
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
   );
 
-  for (const operation of OPERATIONS) operation.serve(app);
-  // Not operations of the API: the document itself and the pages.
+  for (const operation of [...OPERATIONS, ...OPS_OPERATIONS]) {
+    operation.serve(app);
+  }
+  // Not operations of the API: the documents themselves and the pages.
   app.route("/api/v1", openApiRoutes);
+  app.route("/ops/v1", opsOpenApiRoutes);
   app.route("/", pageRoutes);
 
   app.notFound(handleNotFound);

@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { DemoConfig } from "./domain/demo/demo-config";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
-// The Worker's configuration (wrangler.toml's [vars] and its two secrets),
+// The Worker's configuration (wrangler.toml's [vars] and its secrets),
 // read and checked at once: a malformed value stops the service with a
 // message naming the variable, never quoting a secret.
 
@@ -84,6 +84,24 @@ const settingsSchema = z.object({
   DEMO_DOCUMENTS_PER_TOKEN: count(10),
   PDF_KEYRING: keyring("PDF_KEYRING"),
   QR_KEYRING: keyring("QR_KEYRING"),
+  // Unset: the operations API does not exist (404), the rest works.
+  SUPPORT_KEYRING: keyring("SUPPORT_KEYRING").optional(),
+  OPS_ALLOWED_IPS: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((ip) => ip.trim())
+        .filter((ip) => ip !== ""),
+    )
+    .pipe(
+      z.array(
+        z.union([z.ipv4(), z.ipv6()], {
+          error: "must be IP addresses separated by commas, or empty",
+        }),
+      ),
+    ),
 });
 
 export interface Config {
@@ -94,6 +112,15 @@ export interface Config {
   demo: DemoConfig;
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
+  ops: OpsConfig;
+}
+
+/** Who may call the operations API (docs/operations.md). */
+interface OpsConfig {
+  /** The support secrets, one per version; null: no operations API. */
+  supportKeyring: Keyring | null;
+  /** Client IPs the operations API answers; empty: any. */
+  allowedIps: readonly string[];
 }
 
 /** A configuration that cannot run; the message lists every malformed variable. */
@@ -142,6 +169,10 @@ export function readConfig(vars: Record<string, unknown>): Config {
     },
     pdfKeyring: env.PDF_KEYRING,
     qrKeyring: env.QR_KEYRING,
+    ops: {
+      supportKeyring: env.SUPPORT_KEYRING ?? null,
+      allowedIps: env.OPS_ALLOWED_IPS,
+    },
   };
 }
 

@@ -36,6 +36,9 @@ export interface ErrorFacts {
     retryAfterMs: number;
   };
   DEMO_UNAVAILABLE: NoFacts;
+  /** The operations API (/ops/v1): a missing or wrong support secret, or an IP off its allow-list. */
+  OPS_UNAUTHENTICATED: NoFacts;
+  OPS_IP_NOT_ALLOWED: NoFacts;
 }
 
 type BodyItem = ErrorBodyShape["errors"][number];

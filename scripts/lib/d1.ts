@@ -24,7 +24,7 @@ export const configEnvironment = (
   target: DatabaseTarget,
 ): string | undefined => (target.remote ? PRODUCTION_ENVIRONMENT : undefined);
 
-export const targetFlags = (target: DatabaseTarget): string[] =>
+const targetFlags = (target: DatabaseTarget): string[] =>
   target.remote
     ? ["--remote", "--env", PRODUCTION_ENVIRONMENT]
     : [
@@ -32,7 +32,7 @@ export const targetFlags = (target: DatabaseTarget): string[] =>
         ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
       ];
 
-export async function wrangler(args: string[]): Promise<string> {
+async function wrangler(args: string[]): Promise<string> {
   try {
     const { stdout } = await run("wrangler", args, {
       maxBuffer: 64 * 1024 * 1024,
@@ -62,15 +62,20 @@ export async function applyMigrations(
 }
 
 /**
- * Runs a SQL script (statements separated by `;`) on the database `binding`
- * and returns the rows of each statement. wrangler takes no bound parameters, so values are inlined with
- * `sqlLiteral` (sql.ts).
+ * Runs a SQL script (statements separated by `;`) on the local database
+ * `binding` and returns the rows of each statement, for tests and
+ * benchmarks. Never on a deployment: there wrangler goes through D1's import
+ * API, which answers no rows and takes the database offline while it runs;
+ * the operations API (docs/operations.md) works on the deployed data.
  */
 export async function executeSql(
   target: DatabaseTarget,
   binding: string,
   sql: string,
 ): Promise<Record<string, unknown>[][]> {
+  if (target.remote) {
+    throw new Error("executeSql reads local databases only");
+  }
   const dir = await mkdtemp(join(tmpdir(), "deca-sql-"));
   const file = join(dir, "script.sql");
   try {

@@ -8,7 +8,7 @@ import { applyMigrations, configEnvironment, type DatabaseTarget } from "./d1";
 /** The shard of the organizations' master rows and of what the demo holds (bucket 0). */
 export const DIRECTORY_SHARD = "DB_0";
 
-export const shardBinding = (shard: number): string => `DB_${shard}`;
+const shardBinding = (shard: number): string => `DB_${shard}`;
 
 /**
  * The shard bindings of a wrangler.toml environment (the top level when

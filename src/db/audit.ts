@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { type AuditEventType, auditEvents, documents } from "./schema";
 
@@ -40,3 +40,17 @@ export const insertAuditEventIf = (
       .from(documents)
       .where(and(eq(documents.uuid, event.documentUuid), condition)),
   );
+
+/** A document's audit events still in D1, in the order they were written. */
+export const auditEventsOfDocument = (db: Database, uuid: string) =>
+  db
+    .select({
+      id: auditEvents.id,
+      type: auditEvents.type,
+      credentialId: auditEvents.credentialId,
+      requestId: auditEvents.requestId,
+      occurredAt: auditEvents.occurredAt,
+    })
+    .from(auditEvents)
+    .where(eq(auditEvents.documentUuid, uuid))
+    .orderBy(asc(auditEvents.id));

@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Database } from "./client";
+import { copyOrganization } from "./organizations";
 import {
   type CredentialRow,
   credentials,
@@ -47,3 +48,45 @@ export async function insertCredential(
 ): Promise<void> {
   await db.insert(credentials).values(credential);
 }
+
+/**
+ * A new credential in its key's shard, with the copy of its organization
+ * that shard holds (none in the directory shard, which has the master).
+ */
+export async function insertCredentialBeside(
+  db: Database,
+  organizationCopy: OrganizationRow | null,
+  credential: CredentialRow,
+): Promise<void> {
+  const insert = db.insert(credentials).values(credential);
+  if (organizationCopy) {
+    await db.batch([copyOrganization(db, organizationCopy), insert]);
+  } else {
+    await insert;
+  }
+}
+
+/** Revokes a credential in this shard unless it is revoked; whether it was here and active. */
+export async function revokeCredential(
+  db: Database,
+  id: string,
+  revokedAt: number,
+): Promise<boolean> {
+  const revoked = await db
+    .update(credentials)
+    .set({ revokedAt })
+    .where(and(eq(credentials.id, id), isNull(credentials.revokedAt)))
+    .returning({ id: credentials.id });
+  return revoked.length > 0;
+}
+
+/** The credentials of this shard that are not demo tokens, with their organization. */
+export const realCredentials = (db: Database) =>
+  db
+    .select({
+      credential: credentials,
+      organization: organizations,
+    })
+    .from(credentials)
+    .innerJoin(organizations, eq(organizations.id, credentials.organizationId))
+    .where(ne(credentials.environment, "demo"));

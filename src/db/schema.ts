@@ -233,3 +233,24 @@ export const auditEvents = sqliteTable(
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type DocumentRow = typeof documents.$inferSelect;
+
+// Every call of the operations API (/ops/v1, docs/operations.md), in DB_0:
+// written when the call arrives, its status when it is answered (null: the
+// answer was lost or the Worker died). Never a secret.
+export const opsCalls = sqliteTable(
+  "ops_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: text("request_id").notNull(),
+    operation: text("operation").notNull(),
+    clientIp: text("client_ip").notNull(),
+    // The support keyring's version the secret matched; null when refused.
+    keyVersion: text("key_version"),
+    status: integer("status"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("ops_calls_started_at_idx").on(t.startedAt)],
+);
+
+export type OpsCallRow = typeof opsCalls.$inferSelect;

@@ -15,3 +15,6 @@ export const callerBodyLimit: BodyLimit = (c) => {
     c.var.credential !== undefined && c.var.credential.environment !== "demo";
   return real ? configOf(c.env).maxBodyBytes.real : demoBodyLimit(c);
 };
+
+/** The operations API's limit: a real key's. */
+export const opsBodyLimit: BodyLimit = (c) => configOf(c.env).maxBodyBytes.real;

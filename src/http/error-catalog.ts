@@ -134,6 +134,17 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     status: 503,
     message: () => "The public demo is switched off.",
   },
+  OPS_UNAUTHENTICATED: {
+    status: 401,
+    message: () =>
+      "The operations API requires the support secret: send it as `Authorization: Bearer <secret>`.",
+    headers: () => ({ "WWW-Authenticate": "Bearer" }),
+  },
+  OPS_IP_NOT_ALLOWED: {
+    status: 403,
+    message: () =>
+      "The operations API may not be used from the IP address of this request.",
+  },
 };
 
 /** How the API answers a domain error: its status, its one error item and its headers. */

@@ -22,8 +22,14 @@ function parametersOf(schema: z.ZodObject, where: "path" | "query") {
   });
 }
 
+/** How a document names a body's schema: a reference to its components, or inlined. */
+type BodySchemaOf = (schema: z.ZodType) => object;
+
 /** The document's operation object of one operation. */
-function operationObject({ body, query, doc }: OperationContract) {
+function operationObject(
+  { body, query, doc }: OperationContract,
+  bodySchemaOf: BodySchemaOf,
+) {
   const { parameters = [], responses, ...words } = doc;
   const allParameters = [
     ...(query ? parametersOf(query, "query") : []),
@@ -38,7 +44,7 @@ function operationObject({ body, query, doc }: OperationContract) {
             required: true,
             content: {
               "application/json": {
-                schema: schemaRefOf(body.schema),
+                schema: bodySchemaOf(body.schema),
                 example: body.example,
               },
             },
@@ -50,7 +56,10 @@ function operationObject({ body, query, doc }: OperationContract) {
 }
 
 /** `paths`: each path's parameters, then its operations. */
-function pathItems(operations: readonly OperationContract[]) {
+export function pathItems(
+  operations: readonly OperationContract[],
+  bodySchemaOf: BodySchemaOf = schemaRefOf,
+) {
   const items: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
     const item = items[operation.path] ?? {
@@ -58,7 +67,7 @@ function pathItems(operations: readonly OperationContract[]) {
         ? { parameters: parametersOf(operation.params, "path") }
         : {}),
     };
-    const object = operationObject(operation);
+    const object = operationObject(operation, bodySchemaOf);
     item[operation.method] = object;
     if (operation.head) item.head = headOf(object);
     items[operation.path] = item;

@@ -6,12 +6,19 @@ import {
   findDocumentsToArchive,
   markArchived,
 } from "../../src/db/archive";
-import { insertAuditEvent, insertAuditEventIf } from "../../src/db/audit";
+import {
+  auditEventsOfDocument,
+  insertAuditEvent,
+  insertAuditEventIf,
+} from "../../src/db/audit";
 import { type Database, openDatabase } from "../../src/db/client";
 import {
   findCredentialByKeyHash,
   insertCredential,
+  insertCredentialBeside,
   insertOrganizationWithCredential,
+  realCredentials,
+  revokeCredential,
 } from "../../src/db/credentials";
 import {
   findEmptyExpiredDemoSessions,
@@ -40,6 +47,16 @@ import {
   reserveForCorrection,
 } from "../../src/db/documents";
 import {
+  finishOpsCall,
+  latestOpsCalls,
+  recordOpsCall,
+} from "../../src/db/ops-calls";
+import {
+  copyOrganization,
+  setOrganizationLocale,
+  upsertMasterOrganization,
+} from "../../src/db/organizations";
+import {
   deletePendingDeletionMarks,
   findStalePendingDeletionMarks,
   insertPendingDeletionMarkIf,
@@ -51,7 +68,19 @@ import {
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
 import { type DocumentRow, documents } from "../../src/db/schema";
+import {
+  copyCredentials,
+  copyReservations,
+  copySummaries,
+  deleteMovedCredentials,
+  deleteMovedReservations,
+  deleteMovedSummaries,
+  realCredentialsAfter,
+  reservationsBeforeSharding,
+  summariesBeforeSharding,
+} from "../../src/db/shard-upgrade";
 import { newCredential } from "../../src/domain/api-keys";
+import { summaryOf } from "../../src/domain/documents/summary";
 import { documentRow } from "../helpers/documents";
 import {
   declaredBoundedScans,
@@ -116,6 +145,21 @@ const correctionReservation = {
   credentialId: by.credentialId,
   createdAt: NOW,
   rectifiesUuid: original.uuid,
+};
+const planOrganization = {
+  id: "org_plan",
+  name: "org_plan",
+  documentLocale: "es",
+  createdAt: NOW,
+};
+const opsCall = {
+  requestId: "req_plan",
+  operation: "plan",
+  clientIp: "192.0.2.1",
+  keyVersion: "v1",
+  status: null,
+  startedAt: NOW,
+  finishedAt: null,
 };
 const pdfNote = { objectKey: "documents/plan-original.pdf", createdAt: NOW };
 
@@ -265,6 +309,63 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     purgeDemoSessionRows(db, [
       { credentialId: demo.credentialId, organizationId: "org_plan_demo" },
     ]),
+  auditEventsOfDocument: (db) => auditEventsOfDocument(db, original.uuid),
+  async insertCredentialBeside(db) {
+    const { row } = await newCredential({
+      organizationId: "org_plan",
+      environment: "test",
+      createdAt: NOW,
+    });
+    await insertCredentialBeside(db, planOrganization, row);
+    await insertCredentialBeside(db, null, {
+      ...row,
+      id: "cred_plan_2",
+      keyHash: "1".repeat(64),
+    });
+  },
+  revokeCredential: (db) => revokeCredential(db, "cred_plan_2", NOW),
+  realCredentials: (db) => realCredentials(db),
+  async recordOpsCall(db) {
+    const id = await recordOpsCall(db, opsCall);
+    await finishOpsCall(db, id, { status: 200, finishedAt: NOW });
+  },
+  finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
+  latestOpsCalls: (db) => latestOpsCalls(db, 200),
+  upsertMasterOrganization: async (db) => {
+    await upsertMasterOrganization(db, planOrganization, false);
+    await upsertMasterOrganization(db, planOrganization, true);
+  },
+  copyOrganization: (db) => copyOrganization(db, planOrganization),
+  setOrganizationLocale: (db) => setOrganizationLocale(db, "org_plan", "ca"),
+  reservationsBeforeSharding: async (db) => {
+    const [first] = await reservationsBeforeSharding(db, null, 100);
+    await reservationsBeforeSharding(db, first ?? null, 100);
+  },
+  summariesBeforeSharding: async (db) => {
+    await summariesBeforeSharding(db, null, 100);
+    await summariesBeforeSharding(db, original.uuid, 100);
+  },
+  realCredentialsAfter: async (db) => {
+    await realCredentialsAfter(db, null, 100);
+    await realCredentialsAfter(db, by.credentialId, 100);
+  },
+  copyReservations: (db) =>
+    copyReservations(db, [{ ...correctionReservation, reference: "PLAN-3" }]),
+  copySummaries: (db) => copySummaries(db, [summaryOf(planRow("plan-moved"))]),
+  copyCredentials: async (db) => {
+    const [moved] = await realCredentialsAfter(db, null, 1);
+    if (moved) await copyCredentials(db, [moved]);
+  },
+  deleteMovedReservations: (db) =>
+    deleteMovedReservations(db, [
+      { ...correctionReservation, reference: "PLAN-3" },
+    ]),
+  deleteMovedSummaries: (db) =>
+    deleteMovedSummaries(db, [summaryOf(planRow("plan-moved"))]),
+  deleteMovedCredentials: async (db) => {
+    const [moved] = await realCredentialsAfter(db, null, 1);
+    if (moved) await deleteMovedCredentials(db, [moved.credential]);
+  },
 };
 
 /** The statements each exercise sent, by the SQL text. */

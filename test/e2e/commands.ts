@@ -11,19 +11,30 @@ export interface CommandResult {
 }
 
 /** Runs `npm run keys -- ARGS` as support would, on the given local state. */
-export async function keys(
-  persistTo: string,
+export const keys = (persistTo: string, ...args: string[]) =>
+  keysCommand([...args, "--persist-to", persistTo]);
+
+/** Runs `npm run keys -- --url URL ARGS`: the operations API of the Worker at `url`. */
+export const keysAt = (url: string, ...args: string[]) =>
+  keysCommand(["--url", url, ...args]);
+
+/** `keysAt` with `vars` set in the tool's environment. */
+export const keysAtWith = (
+  vars: Record<string, string>,
+  url: string,
   ...args: string[]
+) => keysCommand(["--url", url, ...args], vars);
+
+async function keysCommand(
+  args: string[],
+  vars: Record<string, string> = {},
 ): Promise<CommandResult> {
   try {
-    const { stdout, stderr } = await execFileAsync("npm", [
-      "run",
-      "keys",
-      "--",
-      ...args,
-      "--persist-to",
-      persistTo,
-    ]);
+    const { stdout, stderr } = await execFileAsync(
+      "npm",
+      ["run", "keys", "--", ...args],
+      { env: { ...process.env, ...vars } },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -2,9 +2,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { minimalRequest } from "../../fixtures/requests";
 import {
+  apiClient,
   freePort,
   keys,
+  keysAt,
+  keysAtWith,
   type RunningService,
   refusedStart,
   startService,
@@ -207,6 +211,118 @@ describe("npm run keys", () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/error|usage/);
+  });
+});
+
+// The key tool as a client of the operations API of a running npm start,
+// the same code path as against a deployment (`--url https://…`).
+describe("npm run keys -- --url", () => {
+  const local = () => `http://127.0.0.1:${port}`;
+  const json = (result: { code: number; stdout: string; stderr: string }) => {
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+
+  it("creates, lists, sets the locale of and revokes a key through the running service", async () => {
+    const issued = json(
+      await keysAt(
+        local(),
+        "create",
+        "--org",
+        "Por URL SL",
+        "--env",
+        "live",
+        "--rate-limit",
+        "70",
+      ),
+    );
+    expect(issued.key).toMatch(/^sk_live_[0-9A-Za-z]{32,}$/);
+    expect((await api("/api/v1/documents", issued.key)).status).toBe(200);
+
+    expect(
+      json(await keysAt(local(), "set-locale", "--org", "Por URL SL", "gl")),
+    ).toEqual({
+      organization: "Por URL SL",
+      document_locale: "gl",
+    });
+    const rows = json(await keysAt(local(), "list")) as Record<
+      string,
+      unknown
+    >[];
+    expect(
+      rows.find((row) => row.credential_id === issued.credential_id),
+    ).toMatchObject({
+      organization: "Por URL SL",
+      document_locale: "gl",
+      key: `sk_live_…${issued.key.slice(-4)}`,
+      rate_limit_per_minute: 70,
+      revoked_at: null,
+    });
+
+    expect(json(await keysAt(local(), "revoke", issued.credential_id))).toEqual(
+      {
+        credential_id: issued.credential_id,
+        revoked: true,
+      },
+    );
+    expect((await api("/api/v1/documents", issued.key)).status).toBe(401);
+    const again = await keysAt(local(), "revoke", issued.credential_id);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/no active credential/);
+  });
+
+  it("prints a document's audit trail", async () => {
+    const issued = json(
+      await keysAt(
+        local(),
+        "create",
+        "--org",
+        "Auditada URL SL",
+        "--env",
+        "test",
+      ),
+    );
+    const created = await apiClient(port, issued.key)("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(minimalRequest()),
+    });
+    expect(created.status).toBe(201);
+    const { uuid } = (await created.json()) as { uuid: string };
+    expect(json(await keysAt(local(), "audit", uuid))).toEqual({
+      document_uuid: uuid,
+      archived: false,
+      events: [
+        expect.objectContaining({
+          type: "issued",
+          credential_id: issued.credential_id,
+          source: "d1",
+        }),
+      ],
+    });
+  });
+
+  it("refuses a wrong support secret and asks for one off loopback", async () => {
+    const refused = await keysAtWith(
+      { DECA_SUPPORT_SECRET: "not-the-secret" },
+      local(),
+      "list",
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/401.*support secret/);
+    const remote = await keysAtWith(
+      { DECA_SUPPORT_SECRET: "" },
+      "https://deca.invalid",
+      "list",
+    );
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toMatch(/set DECA_SUPPORT_SECRET/);
+  });
+
+  it("says --remote is gone", async () => {
+    const result = await keys(stateDir, "list", "--remote");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--remote is gone: use --url/);
   });
 });
 

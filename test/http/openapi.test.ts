@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { systemClock } from "../../src/clock";
 import { openApiRoutes } from "../../src/http/routes/openapi";
+import { opsOpenApiRoutes } from "../../src/http/routes/ops-openapi";
 import { pageRoutes } from "../../src/http/routes/pages";
 import { openApiDocument } from "../../src/openapi/document";
 import { exampleDocument } from "../../src/openapi/examples";
+import { opsOpenApiDocument } from "../../src/openapi/ops-document";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { documentRequestSchema } from "../../src/schemas/document-request";
 import { contractViolation } from "../helpers/contract";
@@ -67,11 +69,12 @@ describe("GET /api/v1/openapi.json", () => {
 });
 
 describe("the OpenAPI document", () => {
-  it("describes exactly the operations the app serves, both ways", () => {
+  it("describes exactly the operations the app serves, both ways, with the operations API in its own document", () => {
     const app = createApp({ clock: systemClock, renderPdf: renderDocumentPdf });
-    // The document itself and the pages are not operations of the API.
+    // The documents themselves and the pages are not operations of the API.
     const site = new Set([
       ...openApiRoutes.routes.map((r) => `${r.method} /api/v1${r.path}`),
+      ...opsOpenApiRoutes.routes.map((r) => `${r.method} /ops/v1${r.path}`),
       ...pageRoutes.routes.map((r) => `${r.method} ${r.path}`),
     ]);
     // One entry per handler: an operation's middleware repeat its route.
@@ -82,13 +85,19 @@ describe("the OpenAPI document", () => {
           .map((route) => `${route.method} ${route.path}`),
       ),
     ].filter((route) => !site.has(route));
-    const described = Object.entries(document.paths).flatMap(([path, item]) =>
+    const described = [
+      ...Object.entries(document.paths),
+      ...Object.entries(opsOpenApiDocument().paths),
+    ].flatMap(([path, item]) =>
       ROUTED.filter((method) => method in item).map(
         (method) =>
           `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`,
       ),
     );
     expect(served.sort()).toEqual(described.sort());
+    expect(
+      Object.keys(document.paths).filter((path) => path.startsWith("/ops")),
+    ).toEqual([]);
     expect(served).toContain("DELETE /api/v1/documents/ref/:reference");
   });
 

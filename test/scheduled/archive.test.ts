@@ -5,7 +5,8 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../fixtures/requests";
-import { auditTrail, d1EventsSql } from "../../scripts/lib/audit-trail";
+import { openShards } from "../../src/db/client";
+import { documentAudit } from "../../src/domain/operations/audit-trail";
 import { homeShard } from "../../src/domain/shard-routing";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
@@ -14,6 +15,7 @@ import type { DocumentData } from "../../src/schemas/document-request";
 import {
   type ArchivedDocument,
   archiveObjectKey,
+  createArchiveStore,
   openArchive,
 } from "../../src/storage/archive-store";
 import { parseKeyring } from "../../src/storage/keyring";
@@ -362,15 +364,17 @@ describe("the archiver stopped or repeated", () => {
   });
 });
 
-// `npm run keys -- audit` runs this query through `wrangler d1 execute` on
-// the document's shard and decrypts the archive wrangler downloads; here
-// both come from the bindings.
+// What `npm run keys -- audit` prints (GET /ops/v1/documents/{uuid}/audit).
 describe("the audit trail the key tool prints", () => {
   async function trailOf(uuid: string) {
-    const { results } = await shardOf(uuid)
-      .prepare(d1EventsSql(uuid))
-      .all<ArchivedDocument["auditEvents"][number]>();
-    return auditTrail(results, await archiveOf(uuid));
+    const services = {
+      shards: openShards(env),
+      archives: createArchiveStore(
+        env.PDFS,
+        parseKeyring(env.PDF_KEYRING, "PDF_KEYRING"),
+      ),
+    };
+    return (await documentAudit(services, uuid)).events;
   }
 
   it("lists the archived and the later events in time order, each with its source, and no body", async () => {

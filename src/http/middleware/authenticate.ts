@@ -6,11 +6,9 @@ import {
   startRateCount,
 } from "../../domain/credential-rate-limit";
 import type { AppEnv } from "../../env";
+import { bearerToken } from "../bearer";
 import { clientIp } from "../client-ip";
 import { enforceCallerLimits } from "./caller-limits";
-
-// RFC 9110: the scheme is case-insensitive; the token is one run of non-space.
-const BEARER = /^Bearer +(\S+) *$/i;
 
 /** After `requireCredential`: the caller's credential is known. */
 export type AuthenticatedEnv = AppEnv & {
@@ -26,9 +24,7 @@ export type AuthenticatedEnv = AppEnv & {
 export const requireCredential = createMiddleware<AuthenticatedEnv>(
   async (c, next) => {
     const { services } = c.var;
-    const key = await presentedKey(
-      BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? null,
-    );
+    const key = await presentedKey(bearerToken(c.req.raw));
     const ip = clientIp(c.req.raw);
     const early = startRateCount(services, key, ip);
     let credential: Credential;

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
 import { sha256Hex } from "../../../src/domain/sha256";
 import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
+import { capturedLog } from "../../helpers/log";
 import { rowsOfAllShards, shards } from "../../helpers/shards";
 import { bearer, callWith, fixedClock } from "../../helpers/worker";
 
@@ -27,16 +28,7 @@ async function everyStoredValue(): Promise<string[]> {
 }
 
 describe("secrets at rest and in the log", () => {
-  const logged: string[] = [];
-  beforeEach(() => {
-    logged.length = 0;
-    for (const method of ["log", "error", "warn", "info", "debug"] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-        logged.push(args.map(String).join(" "));
-      });
-    }
-  });
-  afterEach(() => vi.restoreAllMocks());
+  const logged = capturedLog();
 
   it("stores API keys only as their SHA-256, and QR secrets not at all", async () => {
     const { key, id } = await createCredential();

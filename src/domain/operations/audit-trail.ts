@@ -1,14 +1,16 @@
-// A document's audit trail as support reads it (`npm run keys -- audit`):
-// the events still in D1 and those the archiver moved to R2, in one list.
-// Free of Node APIs, so that worker tests run it on real archives.
-import { toIsoTime } from "../../src/clock";
-import type { ArchivedDocument } from "../../src/storage/archive-store";
-import { sqlLiteral } from "./sql";
+// A document's audit trail as support reads it (`npm run keys -- audit`,
+// GET /ops/v1/documents/{uuid}/audit): the events still in D1 and those the
+// archiver moved to R2, in one list.
+import { toIsoTime } from "../../clock";
+import { auditEventsOfDocument } from "../../db/audit";
+import type { ArchivedDocument } from "../../storage/archive-store";
+import type { DocumentServices } from "../documents/services";
+import { documentShard } from "../shard-routing";
 
 type AuditEventRecord = ArchivedDocument["auditEvents"][number];
 
 /** One event as printed; no body, no key, no QR secret. */
-export interface TrailEntry {
+interface TrailEntry {
   occurred_at: string;
   type: string;
   credential_id: string | null;
@@ -17,17 +19,12 @@ export interface TrailEntry {
   source: "d1" | "archive";
 }
 
-/** The query of a document's events in D1, with the archive's field names. */
-export const d1EventsSql = (uuid: string): string =>
-  `SELECT id, type, credential_id AS credentialId, request_id AS requestId, occurred_at AS occurredAt
-     FROM audit_events WHERE document_uuid = ${sqlLiteral(uuid)} ORDER BY id`;
-
 /**
  * Every event of a document in time order (then by id), each once: an event
  * in both places (an archiver run stopped before its D1 update) is shown as
  * the D1 row it still is.
  */
-export function auditTrail(
+function auditTrail(
   d1Events: readonly AuditEventRecord[],
   archived: ArchivedDocument | null,
 ): TrailEntry[] {
@@ -49,4 +46,27 @@ export function auditTrail(
     request_id: event.requestId,
     source,
   }));
+}
+
+export interface DocumentAudit {
+  document_uuid: string;
+  /** Whether the archiver has moved the body and the trail so far to R2. */
+  archived: boolean;
+  events: TrailEntry[];
+}
+
+/** A document's audit trail, in time order, from its shard and its R2 archive. */
+export async function documentAudit(
+  services: Pick<DocumentServices, "shards" | "archives">,
+  uuid: string,
+): Promise<DocumentAudit> {
+  const [events, archived] = await Promise.all([
+    auditEventsOfDocument(documentShard(services.shards, uuid), uuid),
+    services.archives.get(uuid),
+  ]);
+  return {
+    document_uuid: uuid,
+    archived: archived !== null,
+    events: auditTrail(events, archived),
+  };
 }

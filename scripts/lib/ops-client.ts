@@ -1,0 +1,104 @@
+// The client of the operations API (/ops/v1, docs/operations.md): the key
+// tool, `npm run shards`, `npm start` and `npm run deploy` call the Worker
+// through it, a local one or the deployment, the same way.
+
+/** A refusal or failure of the operations API, with the contract's code. */
+export class OpsError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "OpsError";
+  }
+}
+
+export interface OpsTarget {
+  /** The Worker's origin, such as http://127.0.0.1:8787. */
+  url: string;
+  /** The support secret, sent as `Authorization: Bearer`. */
+  secret: string;
+}
+
+export type OpsClient = ReturnType<typeof opsClient>;
+
+export function opsClient({ url, secret }: OpsTarget) {
+  async function request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    const response = await fetch(new URL(path, url), {
+      method,
+      headers: {
+        Authorization: `Bearer ${secret}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.ok) return JSON.parse(text) as T;
+    let error: { code?: string; message?: string; field?: string | null } = {};
+    try {
+      error =
+        (JSON.parse(text) as { errors: (typeof error)[] }).errors[0] ?? {};
+    } catch {
+      // Not the service's error body (a proxy's page): the status says it.
+    }
+    const field = error.field ? `${error.field}: ` : "";
+    throw new OpsError(
+      response.status,
+      error.code ?? "HTTP_ERROR",
+      `${method} ${path} answered ${response.status}: ${field}${error.message ?? text.slice(0, 200)}`,
+    );
+  }
+
+  return {
+    issueKey: (body: {
+      organization: string;
+      environment: "test" | "live";
+      document_locale?: string | undefined;
+      allowed_ips: string[];
+      rate_limit_per_minute?: number | undefined;
+    }) =>
+      request<{ key: string; credential_id: string; organization_id: string }>(
+        "POST",
+        "/ops/v1/keys",
+        body,
+      ),
+    listKeys: () =>
+      request<{ credential_id: string; revoked_at: string | null }[]>(
+        "GET",
+        "/ops/v1/keys",
+      ),
+    revokeKey: (credentialId: string) =>
+      request<unknown>(
+        "POST",
+        `/ops/v1/keys/${encodeURIComponent(credentialId)}/revoke`,
+      ),
+    setLocale: (organization: string, locale: string) =>
+      request<unknown>(
+        "PUT",
+        `/ops/v1/organizations/${encodeURIComponent(organization)}/locale`,
+        { document_locale: locale },
+      ),
+    documentAudit: (uuid: string) =>
+      request<unknown>("GET", `/ops/v1/documents/${uuid}/audit`),
+    /** The whole upgrade from one database, a page a call: the rows moved per table. */
+    async upgradeShards(): Promise<Record<string, number>> {
+      const moved: Record<string, number> = {};
+      let cursor: unknown = null;
+      do {
+        const step = await request<{
+          table: string;
+          moved: number;
+          next: unknown;
+        }>("POST", "/ops/v1/shards/upgrade", { cursor });
+        moved[step.table] = (moved[step.table] ?? 0) + step.moved;
+        cursor = step.next;
+      } while (cursor !== null);
+      return moved;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Which Worker the operator's tools talk to: a deployment (`--url
+// https://…`, the secret from DECA_SUPPORT_SECRET), a running `npm start`
+// (`--url http://127.0.0.1:8787`, the secret from .dev.vars), or, without
+// --url, the local state itself, started or not: the Worker run for the call
+// by wrangler on that state folder. One client for all three.
+import { localSupportSecret } from "./dev-vars";
+import { type OpsClient, opsClient } from "./ops-client";
+
+export const SUPPORT_SECRET_VARIABLE = "DECA_SUPPORT_SECRET";
+
+const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The support secret for `url`: the environment's, else .dev.vars' for a local URL. */
+async function supportSecretFor(url: URL): Promise<string> {
+  const fromEnvironment = process.env[SUPPORT_SECRET_VARIABLE];
+  if (fromEnvironment) return fromEnvironment;
+  if (LOCAL_HOSTS.includes(url.hostname)) return localSupportSecret();
+  throw new Error(
+    `set ${SUPPORT_SECRET_VARIABLE} to the support secret of ${url.origin} (docs/operations.md)`,
+  );
+}
+
+/**
+ * Runs `work` with a client of the Worker at `url`, or, without one, of the
+ * Worker run locally on the state in `persistTo` (.wrangler/state).
+ */
+export async function withOps<T>(
+  target: { url?: string | undefined; persistTo?: string | undefined },
+  work: (ops: OpsClient) => Promise<T>,
+): Promise<T> {
+  if (target.url) {
+    const url = new URL(target.url);
+    return work(
+      opsClient({ url: url.origin, secret: await supportSecretFor(url) }),
+    );
+  }
+  const secret = await localSupportSecret();
+  // Loaded only here: wrangler takes seconds to import, --url needs none of it.
+  const { unstable_startWorker } = await import("wrangler");
+  // Local runs need nothing from Cloudflare's network.
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+  const worker = await unstable_startWorker({
+    config: "wrangler.toml",
+    dev: {
+      persist: target.persistTo ?? ".wrangler/state",
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      watch: false,
+      logLevel: "error",
+    },
+  } as Parameters<typeof unstable_startWorker>[0]);
+  try {
+    await worker.ready;
+    return await work(opsClient({ url: (await worker.url).origin, secret }));
+  } finally {
+    await worker.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+import type { Keyring } from "../../storage/keyring";
+
+// The support secret of the operations API is a key of SUPPORT_KEYRING, sent
+// as its base64 (`Authorization: Bearer <secret>`). Every version is
+// accepted, so that a rotation adds the new one, moves the tools to it, then
+// removes the old one (docs/operations.md).
+
+const digest = async (bytes: Uint8Array): Promise<Uint8Array> =>
+  new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+
+const base64 = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes));
+
+/**
+ * The version of the keyring whose key `presented` is, or null. Both sides
+ * are hashed to one length and compared in constant time, every version
+ * whatever the outcome: the time says nothing about how close a guess was.
+ */
+export async function supportKeyVersion(
+  keyring: Keyring,
+  presented: string,
+): Promise<string | null> {
+  const encoder = new TextEncoder();
+  const presentedHash = await digest(encoder.encode(presented));
+  let matched: string | null = null;
+  for (const [version, key] of keyring.keys) {
+    const keyHash = await digest(encoder.encode(base64(key)));
+    if (crypto.subtle.timingSafeEqual(presentedHash, keyHash)) {
+      matched = version;
+    }
+  }
+  return matched;
+}

@@ -1,0 +1,54 @@
+import { createMiddleware } from "hono/factory";
+import { configOf } from "../../config";
+import {
+  type OpsCall,
+  openOpsCall,
+  refusedOpsCall,
+} from "../../domain/operations/ops-calls";
+import { supportKeyVersion } from "../../domain/operations/support-secret";
+import type { AppEnv } from "../../env";
+import { DomainError, notFound } from "../../errors";
+import { logFailure } from "../../failure-log";
+import { bearerToken } from "../bearer";
+import { clientIp } from "../client-ip";
+
+/**
+ * The gate of an operation of the operations API (docs/operations.md): none
+ * without SUPPORT_KEYRING (404, like any unknown path); then the IP allow-list
+ * (403), then the support secret (401); every call recorded in the audit
+ * trail before it runs (no trail, no call: 503), its answer after.
+ */
+export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
+  const { supportKeyring, allowedIps } = configOf(c.env).ops;
+  if (!supportKeyring) throw notFound();
+  const { services } = c.var;
+  const ip = clientIp(c.req.raw);
+  const call: OpsCall = {
+    requestId: c.var.requestId,
+    // The route as registered (`POST /ops/v1/keys`), never the raw URL.
+    operation: `${c.req.method} ${c.req.routePath}`,
+    clientIp: ip,
+    keyVersion: null,
+  };
+  if (allowedIps.length > 0 && !allowedIps.includes(ip)) {
+    await refusedOpsCall(services, call, 403);
+    throw new DomainError("OPS_IP_NOT_ALLOWED");
+  }
+  const presented = bearerToken(c.req.raw);
+  const keyVersion =
+    presented === null
+      ? null
+      : await supportKeyVersion(supportKeyring, presented);
+  if (keyVersion === null) {
+    await refusedOpsCall(services, call, 401);
+    throw new DomainError("OPS_UNAUTHENTICATED");
+  }
+  const answered = await openOpsCall(services, { ...call, keyVersion });
+  await next();
+  try {
+    await answered(c.res.status);
+  } catch (error) {
+    // The call is done; its row keeps a null status: answer unknown.
+    logFailure("ops_call_unfinished", error, { request_id: call.requestId });
+  }
+});

@@ -1,0 +1,121 @@
+import * as z from "zod";
+import { documentLocaleSchema } from "./document-locale";
+
+// The bodies and answers of the operations API (/ops/v1, docs/operations.md),
+// described in its own OpenAPI document, apart from the customers' one.
+
+const MAX_RATE_LIMIT = 9_999_999;
+
+export const issueKeyRequestSchema = z.strictObject({
+  organization: z.string().trim().min(1).max(200),
+  environment: z.enum(["test", "live"]),
+  /** Sets the organization's PDF language (also for an existing one). */
+  document_locale: documentLocaleSchema.optional(),
+  allowed_ips: z
+    .array(z.union([z.ipv4(), z.ipv6()]))
+    .max(100)
+    .default([]),
+  rate_limit_per_minute: z.int().min(1).max(MAX_RATE_LIMIT).optional(),
+});
+
+export type IssueKeyRequest = z.output<typeof issueKeyRequestSchema>;
+
+export const issuedKeySchema = z.strictObject({
+  key: z.string(),
+  credential_id: z.string(),
+  organization_id: z.string(),
+});
+
+export const credentialIdPath = z.object({
+  credential_id: z.string().regex(/^cred_[0-9A-Za-z]{1,64}$/),
+});
+
+export const revokedKeySchema = z.strictObject({
+  credential_id: z.string(),
+  revoked: z.literal(true),
+});
+
+export const listedKeySchema = z.strictObject({
+  credential_id: z.string(),
+  organization_id: z.string(),
+  organization: z.string(),
+  document_locale: z.string(),
+  environment: z.enum(["test", "live"]),
+  /** Prefix and last four characters only. */
+  key: z.string(),
+  allowed_ips: z.array(z.string()),
+  rate_limit_per_minute: z.int().nullable(),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+
+export const organizationNamePath = z.object({
+  organization: z.string().min(1).max(200),
+});
+
+export const setLocaleRequestSchema = z.strictObject({
+  document_locale: documentLocaleSchema,
+});
+
+export const organizationLocaleSchema = z.strictObject({
+  organization: z.string(),
+  document_locale: z.string(),
+});
+
+export const documentUuidPath = z.object({
+  uuid: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+});
+
+export const documentAuditSchema = z.strictObject({
+  document_uuid: z.string(),
+  archived: z.boolean(),
+  events: z.array(
+    z.strictObject({
+      occurred_at: z.string(),
+      type: z.string(),
+      credential_id: z.string().nullable(),
+      request_id: z.string(),
+      source: z.enum(["d1", "archive"]),
+    }),
+  ),
+});
+
+/** The tables the upgrade from one database moves, in order: credentials last, since a summary's route is read from its credential in DB_0. */
+export const MOVED_TABLES = [
+  "reservations",
+  "summaries",
+  "credentials",
+] as const;
+
+const upgradeCursorSchema = z.strictObject({
+  table: z.enum(MOVED_TABLES),
+  after: z.array(z.string()).min(1).max(3).nullable(),
+});
+
+/** Where an upgrade call starts: a table, after the key of the last row read (null: its start). */
+export type UpgradeCursor = z.output<typeof upgradeCursorSchema>;
+
+export const upgradeStepRequestSchema = z.strictObject({
+  /** Where this call starts: the `next` of the previous one; absent or null: the start. */
+  cursor: upgradeCursorSchema.nullable().default(null),
+});
+
+export const upgradeStepSchema = z.strictObject({
+  table: z.enum(MOVED_TABLES),
+  moved: z.int(),
+  next: upgradeCursorSchema.nullable(),
+});
+
+export const opsCallsSchema = z.array(
+  z.strictObject({
+    request_id: z.string(),
+    operation: z.string(),
+    client_ip: z.string(),
+    key_version: z.string().nullable(),
+    status: z.int().nullable(),
+    started_at: z.string(),
+    finished_at: z.string().nullable(),
+  }),
+);
