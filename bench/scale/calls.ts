@@ -7,7 +7,7 @@ import type { Database } from "../../src/db/client";
 import { findCredentialByKeyHash } from "../../src/db/credentials";
 import {
   commitIssuedDocument,
-  deleteSummary,
+  deleteSummaries,
   findDocumentByUuid,
   findOwnDocumentByUuid,
   findQrLinkTarget,
@@ -136,7 +136,7 @@ export const deleteDocument = (db: Database, row: DocumentRow, at: number) =>
 
 /** A deleted document leaves its list, in the home shard. */
 export const unlistDocument = (db: Database, row: DocumentRow) =>
-  deleteSummary(db, row.uuid);
+  deleteSummaries(db, [row.uuid]);
 
 /** One list page (25 a page) and the total, in the caller's home shard. */
 export const listPage = (

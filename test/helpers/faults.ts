@@ -88,6 +88,93 @@ export const d1Down = (sql = /./): Env => ({
   ),
 });
 
+/** What D1 answers when the connection drops, possibly after applying the write. */
+const D1_LOST = "Network connection lost.";
+
+// The method by which a wrapped statement gives the real one it wraps (bound
+// as it is), asked by a batch through whatever wraps it on its way.
+const REAL_STATEMENT = "realStatement";
+
+/** The real statements behind `statements`, for a batch. */
+const realStatements = (statements: D1PreparedStatement[]) =>
+  statements.map((statement) => {
+    const real = Reflect.get(statement, REAL_STATEMENT);
+    return typeof real === "function"
+      ? (real() as D1PreparedStatement)
+      : statement;
+  });
+
+/**
+ * `statement` binding as it does (its bound statements alike), each
+ * execution (run, all, first, raw) going through `around`.
+ */
+function executingThrough(
+  statement: D1PreparedStatement,
+  around: (execute: () => Promise<unknown>) => Promise<unknown>,
+): D1PreparedStatement {
+  const execution =
+    (method: "run" | "all" | "first" | "raw") =>
+    (...args: unknown[]) =>
+      around(() =>
+        Reflect.apply(
+          statement[method] as (...a: unknown[]) => Promise<unknown>,
+          statement,
+          args,
+        ),
+      );
+  return replacing(statement, {
+    bind: (...values: unknown[]) =>
+      executingThrough(statement.bind(...values), around),
+    run: execution("run"),
+    all: execution("all"),
+    first: execution("first"),
+    raw: execution("raw"),
+    [REAL_STATEMENT]: () => statement,
+  });
+}
+
+/** `work` done, then its answer lost. */
+const applied =
+  <T>(work: () => Promise<T>) =>
+  async (): Promise<never> => {
+    await work();
+    throw new Error(D1_LOST);
+  };
+
+/**
+ * A shard whose statements matching `sql`, run alone or in a batch, are
+ * applied and then answered D1_LOST: the write took effect, its caller
+ * cannot know it.
+ */
+function losingAnswers(shard: D1Database, sql: RegExp): D1Database {
+  const losing = (statement: D1PreparedStatement): D1PreparedStatement =>
+    executingThrough(statement, (execute) => applied(execute)());
+  return replacing(shard, {
+    prepare: (query: string) => {
+      const statement = shard.prepare(query);
+      return sql.test(query) ? losing(statement) : statement;
+    },
+    batch: (statements: D1PreparedStatement[]) => {
+      const real = realStatements(statements);
+      const run = () => shard.batch(real);
+      // A batch with a losing statement loses its whole answer.
+      return real.some((statement, index) => statement !== statements[index])
+        ? applied(run)()
+        : run();
+    },
+  });
+}
+
+/**
+ * The bindings with every D1 statement whose SQL matches `sql` (all by
+ * default), alone or in a batch, applied and then answered "Network
+ * connection lost.": how D1 fails ambiguously.
+ */
+export const d1AnswersLost = (sql = /./): Env => ({
+  ...env,
+  ...everyShard((shard) => losingAnswers(shard, sql)),
+});
+
 /** The bindings with every reference and document lock object unreachable. */
 export const locksDown = (): Env => ({
   ...env,
@@ -145,29 +232,8 @@ export function d1Held(): {
     held++;
     return gate.then(work);
   };
-  // A batch takes the real statements behind the held ones.
-  const real = new WeakMap<object, D1PreparedStatement>();
-  const holding = (statement: D1PreparedStatement): D1PreparedStatement => {
-    const heldCall =
-      (method: "run" | "all" | "first" | "raw") =>
-      (...args: unknown[]) =>
-        after(() =>
-          Reflect.apply(
-            statement[method] as (...args: unknown[]) => Promise<unknown>,
-            statement,
-            args,
-          ),
-        );
-    const proxy = replacing(statement, {
-      bind: (...values: unknown[]) => holding(statement.bind(...values)),
-      run: heldCall("run"),
-      all: heldCall("all"),
-      first: heldCall("first"),
-      raw: heldCall("raw"),
-    });
-    real.set(proxy, statement);
-    return proxy;
-  };
+  const holding = (statement: D1PreparedStatement): D1PreparedStatement =>
+    executingThrough(statement, after);
   return {
     bindings: {
       ...env,
@@ -175,11 +241,7 @@ export function d1Held(): {
         replacing(shard, {
           prepare: (query: string) => holding(shard.prepare(query)),
           batch: (statements: D1PreparedStatement[]) =>
-            after(() =>
-              shard.batch(
-                statements.map((statement) => real.get(statement) ?? statement),
-              ),
-            ),
+            after(() => shard.batch(realStatements(statements))),
           exec: (query: string) => after(() => shard.exec(query)),
         }),
       ),

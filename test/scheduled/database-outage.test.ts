@@ -42,13 +42,13 @@ describe("the cron when D1 is down for the demo sessions and the archiver", () =
     expect(errors.mock.calls.map(([line]) => JSON.parse(line))).toEqual([
       {
         event: "scheduled_cleanup_failed",
-        task: "demo_sessions",
+        task: "archive",
         error: "Error",
         message: D1_OUTAGE,
       },
       {
         event: "scheduled_cleanup_failed",
-        task: "archive",
+        task: "demo_sessions",
         error: "Error",
         message: D1_OUTAGE,
       },
