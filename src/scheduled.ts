@@ -1,3 +1,4 @@
+import { CRON_QUERY_SHARES, QueryBudget } from "./domain/cron-budget";
 import { purgeExpiredDemoSessions } from "./domain/demo/purge-expired-sessions";
 import { archiveDocuments } from "./domain/documents/archive-documents";
 import { finishStaleDeletions } from "./domain/documents/finish-deletion";
@@ -34,37 +35,45 @@ async function attempt<T>(
 }
 
 /**
- * The cron work of wrangler.toml's `[triggers]`: removing expired demo
- * sessions and the PDFs of issues that never committed, archiving the
- * documents past their read window to R2, and finishing deletions whose PDF
- * object does not say so yet.
+ * The cron work of wrangler.toml's `[triggers]`, in the order of
+ * cron-budget.ts, each task within its own share of the invocation's D1
+ * queries: finishing deletions (list entries, PDF objects), settling issues
+ * that never finished (their PDFs or list entries), archiving the documents
+ * past their read window to R2, removing expired demo sessions.
  */
 export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
   async (_controller, env) => {
     const services = createServices(env, dependencies);
-    const demoSessions = await attempt("demo_sessions", () =>
-      purgeExpiredDemoSessions(services),
+    const share = (queries: number) => new QueryBudget(queries);
+    const staleDeletions = await attempt("stale_deletions", () =>
+      finishStaleDeletions(services, share(CRON_QUERY_SHARES.staleDeletions)),
     );
     const orphanPdfs = await attempt("orphan_pdfs", () =>
-      sweepOrphanPdfs(services),
+      sweepOrphanPdfs(services, share(CRON_QUERY_SHARES.orphanPdfs)),
     );
     const correctionReservations = await attempt(
       "correction_reservations",
-      () => settleCorrectionReservations(services),
+      () =>
+        settleCorrectionReservations(
+          services,
+          share(CRON_QUERY_SHARES.correctionReservations),
+        ),
     );
-    const archive = await attempt("archive", () => archiveDocuments(services));
-    const staleDeletions = await attempt("stale_deletions", () =>
-      finishStaleDeletions(services),
+    const archive = await attempt("archive", () =>
+      archiveDocuments(services, share(CRON_QUERY_SHARES.archive)),
+    );
+    const demoSessions = await attempt("demo_sessions", () =>
+      purgeExpiredDemoSessions(services, share(CRON_QUERY_SHARES.demoSessions)),
     );
     console.log(
       JSON.stringify({
         event: "scheduled_cleanup",
-        demoSessions,
+        staleDeletions,
         orphanPdfs,
         correctionReservations,
         archive,
-        staleDeletions,
+        demoSessions,
       }),
     );
   };

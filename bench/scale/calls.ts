@@ -8,7 +8,7 @@ import { findCredentialByKeyHash } from "../../src/db/credentials";
 import {
   commitCorrection as commitCorrectionBatch,
   commitCreatedDocument,
-  deleteSummary,
+  deleteSummaries,
   findDocumentByUuid,
   findOwnDocumentByUuid,
   findQrLinkTarget,
@@ -142,7 +142,7 @@ export const deleteDocument = (db: Database, row: DocumentRow, at: number) =>
 
 /** A deleted document leaves its list, in the home shard. */
 export const unlistDocument = (db: Database, row: DocumentRow) =>
-  deleteSummary(db, row.uuid);
+  deleteSummaries(db, [row.uuid]);
 
 /** One list page (25 a page) and the total, in the caller's home shard. */
 export const listPage = (

@@ -9,6 +9,7 @@ import {
   type CredentialRow,
   type DocumentRow,
 } from "../../src/db/schema";
+import { QueryBudget } from "../../src/domain/cron-budget";
 import { archiveDocuments } from "../../src/domain/documents/archive-documents";
 import { createArchiveStore } from "../../src/storage/archive-store";
 import { pdfKeyring } from "../issue-step";
@@ -174,7 +175,6 @@ async function archiveAll(
   shard: ShardDatabase,
   bucket: MemoryBucket,
   now: number,
-  rows: number,
 ): Promise<void> {
   const services = {
     shards: [shard.db],
@@ -182,7 +182,10 @@ async function archiveAll(
     archives: createArchiveStore(bucket.asR2(), pdfKeyring),
   };
   for (;;) {
-    const report = await archiveDocuments(services, rows);
+    const report = await archiveDocuments(
+      services,
+      new QueryBudget(Number.POSITIVE_INFINITY),
+    );
     if (report.documents === 0 && report.summaries === 0) return;
   }
 }
@@ -213,7 +216,7 @@ export async function measureFootprint(
     const hot = perDocument(shard.bytesByTable(), empty, rows, events);
     const bucket = new MemoryBucket();
     // Every document of the day past its read window and the archiver's margin.
-    await archiveAll(shard, bucket, DAY_START + 49 * HOUR, rows);
+    await archiveAll(shard, bucket, DAY_START + 49 * HOUR);
     const archived = slimBytes(shard, empty, rows);
     shard.vacuum();
     const archives = bucket.sizes("archive/");

@@ -7,11 +7,9 @@
 import type { Database } from "../../src/db/client";
 import { insertSummary } from "../../src/db/documents";
 import type { CredentialRow, DocumentRow } from "../../src/db/schema";
+import { CRON_QUERY_SHARES, QueryBudget } from "../../src/domain/cron-budget";
 import { purgeExpiredDemoSessions } from "../../src/domain/demo/purge-expired-sessions";
-import {
-  archiveDocuments,
-  roundsPerShard,
-} from "../../src/domain/documents/archive-documents";
+import { archiveDocuments } from "../../src/domain/documents/archive-documents";
 import { sweepOrphanPdfs } from "../../src/domain/documents/sweep-orphan-pdfs";
 import { BUCKET_COUNT, newDocumentUuid } from "../../src/domain/shard-routing";
 import { archiveCutoff } from "../../src/domain/windows";
@@ -140,9 +138,10 @@ export interface QueryCostOptions {
 export interface ArchiverVisit {
   /** Documents that come due in one shard between two runs, at the busiest hour. */
   duePerRun: number;
-  /** Documents archived by one run in one shard, on average (at most its rounds' worth). */
+  /** Documents archived by one run in one shard, on average (at most its queries' worth). */
   archivedPerRun: number;
-  roundsPerShard: number;
+  /** A shard's part of the archiver's share of a run's D1 queries (src/domain/cron-budget.ts). */
+  queriesPerShard: number;
 }
 
 export function measureQueryCosts(
@@ -272,7 +271,7 @@ export function measureQueryCosts(
     // Successive runs, each finding the next `due` documents of the day past
     // the archiver's cutoff, with the rounds a shard gets among S.
     const due = Math.max(1, Math.round(options.archiverDuePerRun));
-    const rounds = roundsPerShard(options.shards);
+    const queries = Math.floor(CRON_QUERY_SHARES.archive / options.shards);
     const visits = Math.max(1, Math.min(n, Math.floor(options.rows / due) - 1));
     const runAt = (visit: number) =>
       DAY_START +
@@ -284,16 +283,27 @@ export function measureQueryCosts(
       (visit) => async (db) => {
         const report = await archiveDocuments(
           { ...cron(runAt(visit)), shards: [db] },
-          rounds,
+          new QueryBudget(queries),
         );
         archived += report.documents;
       },
       visits,
     );
-    await measure("orphanSweepVisit", () => () => sweepOrphanPdfs(cron(now)));
+    await measure(
+      "orphanSweepVisit",
+      () => () =>
+        sweepOrphanPdfs(
+          cron(now),
+          new QueryBudget(CRON_QUERY_SHARES.orphanPdfs),
+        ),
+    );
     await measure(
       "demoPurgeVisit",
-      () => () => purgeExpiredDemoSessions(cron(now)),
+      () => () =>
+        purgeExpiredDemoSessions(
+          cron(now),
+          new QueryBudget(CRON_QUERY_SHARES.demoSessions),
+        ),
     );
     return {
       costs: costs as Record<QueryName, QueryCost>,
@@ -301,7 +311,7 @@ export function measureQueryCosts(
       archiverVisit: {
         duePerRun: due,
         archivedPerRun: archived / visits,
-        roundsPerShard: rounds,
+        queriesPerShard: queries,
       },
     };
   });

@@ -113,7 +113,7 @@ export function printReport(result: Simulation): void {
   );
   const archiver = result.archiver;
   console.log(
-    `Archiver: ${archiver.duePerRun} documents come due in a shard between two runs (every 5 minutes) at the busiest hour; a run archives ${archiver.archivedPerRun.toFixed(0)} there (in at most ${archiver.roundsPerShard} rounds)`,
+    `Archiver: ${archiver.duePerRun} documents come due in a shard between two runs (every 5 minutes) at the busiest hour; a run archives ${archiver.archivedPerRun.toFixed(0)} there (within ${archiver.queriesPerShard} D1 queries)`,
   );
 
   const r2 = result.r2;

@@ -84,9 +84,14 @@ export async function insertSummary(
   await db.insert(documentSummaries).values(summary).onConflictDoNothing();
 }
 
-/** Takes a document off its credential's list (deleted, or out of the window). */
-export async function deleteSummary(db: Database, uuid: string): Promise<void> {
-  await db.delete(documentSummaries).where(eq(documentSummaries.uuid, uuid));
+/** Takes deleted documents off their credentials' lists, in their home shard. */
+export async function deleteSummaries(
+  db: Database,
+  uuids: string[],
+): Promise<void> {
+  await db
+    .delete(documentSummaries)
+    .where(inArray(documentSummaries.uuid, uuids));
 }
 
 /**
@@ -132,6 +137,17 @@ export const findDocumentByUuid = (
   uuid: string,
 ): Promise<DocumentRow | undefined> =>
   db.query.documents.findFirst({ where: eq(documents.uuid, uuid) });
+
+/** Who issued each of these documents (what routes to their lists), by uuid. */
+export const findDocumentIssuers = (db: Database, uuids: string[]) =>
+  db
+    .select({
+      uuid: documents.uuid,
+      credentialId: documents.credentialId,
+      environment: documents.environment,
+    })
+    .from(documents)
+    .where(inArray(documents.uuid, uuids));
 
 export type ReservationRow = typeof referenceReservations.$inferSelect;
 

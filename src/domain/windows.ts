@@ -24,12 +24,10 @@ const ARCHIVE_MARGIN_MS = HOUR_MS;
 export const archiveCutoff = (now: number): number =>
   now - READ_WINDOW_MS - ARCHIVE_MARGIN_MS;
 
-// A deletion commits in D1 (at most 2 h after issue), then writes "deleted"
-// into the PDF object's R2 metadata. A Worker dying in between leaves a
-// pending deletion mark that the cron (every 5 min, wrangler.toml) finishes
-// once it is DELETION_MARK_STALE_MS old: at most about 10 minutes after the
-// deletion. One hour covers that with room for a failed cron run or two
-// and for clocks that differ between Workers.
+// A deletion writes "maybe deleted" into its PDF object, then commits in D1
+// (at most 2 h after issue); a QR link that reads such an object asks D1
+// (qr-download.ts). The margin covers a deletion request still between its
+// window check and that write, and clocks that differ between Workers.
 const DELETION_SETTLED_MARGIN_MS = HOUR_MS;
 
 /**

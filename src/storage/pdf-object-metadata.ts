@@ -12,7 +12,12 @@ export interface PdfObjectMetadata {
   /** A demo document's end (its session's); null for any other. */
   expiresAt: number | null;
   qrKeyVersion: string;
-  /** Set once the deletion committed in D1 (delete-document.ts). */
+  /**
+   * Set by a deletion before it commits in D1 (delete-document.ts): the
+   * document may be deleted, only D1 can tell.
+   */
+  deletionRequestedAt: number | null;
+  /** Set once the deletion committed in D1 (finish-deletion.ts). */
   deletedAt: number | null;
 }
 
@@ -27,17 +32,36 @@ export function encodePdfObjectMetadata(
     ...(metadata.expiresAt === null
       ? {}
       : { expires_at: String(metadata.expiresAt) }),
+    ...(metadata.deletionRequestedAt === null
+      ? {}
+      : { deletion_requested_at: String(metadata.deletionRequestedAt) }),
     ...(metadata.deletedAt === null
       ? {}
       : { deleted_at: String(metadata.deletedAt) }),
   };
 }
 
+/** `stored` saying that its document's deletion was asked for at `at`; the first time stays. */
+export const withDeletionRequested = (
+  stored: Record<string, string>,
+  at: number,
+): Record<string, string> => ({
+  deletion_requested_at: String(at),
+  ...stored,
+});
+
 /** `stored` with the time its document was deleted. */
 export const withDeletedAt = (
   stored: Record<string, string>,
   deletedAt: number,
 ): Record<string, string> => ({ ...stored, deleted_at: String(deletedAt) });
+
+/**
+ * Whether the object says its document may have been deleted without saying
+ * it was: a deletion was asked for and its outcome is in D1 alone.
+ */
+export const mayBeDeleted = (metadata: PdfObjectMetadata): boolean =>
+  metadata.deletedAt === null && metadata.deletionRequestedAt !== null;
 
 const time = (value: string | undefined): number | null | undefined => {
   if (value === undefined) return null;
@@ -56,6 +80,7 @@ export function decodePdfObjectMetadata(
   const environment = ENVIRONMENTS.find((name) => name === stored.environment);
   const createdAt = time(stored.created_at);
   const expiresAt = time(stored.expires_at);
+  const deletionRequestedAt = time(stored.deletion_requested_at);
   const deletedAt = time(stored.deleted_at);
   const qrKeyVersion = stored.qr_key_version;
   if (
@@ -63,10 +88,18 @@ export function decodePdfObjectMetadata(
     createdAt === null ||
     createdAt === undefined ||
     expiresAt === undefined ||
+    deletionRequestedAt === undefined ||
     deletedAt === undefined ||
     !qrKeyVersion
   ) {
     return null;
   }
-  return { environment, createdAt, expiresAt, qrKeyVersion, deletedAt };
+  return {
+    environment,
+    createdAt,
+    expiresAt,
+    qrKeyVersion,
+    deletionRequestedAt,
+    deletedAt,
+  };
 }

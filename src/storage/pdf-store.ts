@@ -6,6 +6,7 @@ import {
   encodePdfObjectMetadata,
   type PdfObjectMetadata,
   withDeletedAt,
+  withDeletionRequested,
 } from "./pdf-object-metadata";
 
 /** A stored PDF with what its object says of its document (null when it says nothing). */
@@ -14,13 +15,19 @@ interface StoredPdf {
   metadata: PdfObjectMetadata | null;
 }
 
+/** A PDF object as stored, read to rewrite its metadata: its bytes stay sealed. */
+interface StoredPdfObject {
+  readonly sealed: Uint8Array;
+  readonly customMetadata: Record<string, string> | undefined;
+}
+
 /** Issued PDFs in R2, encrypted at rest (format: pdf-envelope.ts). */
 export interface PdfStore {
   /** Throws 503 SERVICE_UNAVAILABLE when R2 refuses or cannot be reached. */
   put(
     objectKey: string,
     pdf: Uint8Array,
-    metadata: PdfObjectMetadata,
+    metadata: Omit<PdfObjectMetadata, "deletionRequestedAt">,
   ): Promise<void>;
   /**
    * Exactly the bytes that were put, or null when there is no such object.
@@ -30,6 +37,18 @@ export interface PdfStore {
   get(objectKey: string): Promise<Uint8Array | null>;
   /** As `get`, with the object's metadata, in the same one read. */
   getWithMetadata(objectKey: string): Promise<StoredPdf | null>;
+  /** The object as stored, or null. Throws 503 SERVICE_UNAVAILABLE when R2 fails. */
+  read(objectKey: string): Promise<StoredPdfObject | null>;
+  /**
+   * Writes into `stored`'s metadata that its document's deletion was asked
+   * for at `at`, the bytes unchanged. Throws 503 SERVICE_UNAVAILABLE when R2
+   * fails (the write may still have been applied).
+   */
+  noteDeletionRequested(
+    objectKey: string,
+    stored: StoredPdfObject,
+    at: number,
+  ): Promise<void>;
   /**
    * Writes the deletion time into the object's metadata, the stored bytes
    * unchanged (R2 rewrites metadata only with the object). Nothing when there
@@ -40,8 +59,7 @@ export interface PdfStore {
 }
 
 export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
-  /** The object's sealed bytes and raw metadata, or null. */
-  const read = async (objectKey: string) => {
+  const read = async (objectKey: string): Promise<StoredPdfObject | null> => {
     try {
       const object = await bucket.get(objectKey);
       if (!object) return null;
@@ -67,7 +85,19 @@ export function createPdfStore(bucket: R2Bucket, keyring: Keyring): PdfStore {
   return {
     async put(objectKey, pdf, metadata) {
       const sealed = await sealPdf(keyring, objectKey, pdf);
-      await write(objectKey, sealed, encodePdfObjectMetadata(metadata));
+      await write(
+        objectKey,
+        sealed,
+        encodePdfObjectMetadata({ ...metadata, deletionRequestedAt: null }),
+      );
+    },
+    read,
+    async noteDeletionRequested(objectKey, stored, at) {
+      await write(
+        objectKey,
+        stored.sealed,
+        withDeletionRequested(stored.customMetadata ?? {}, at),
+      );
     },
     async get(objectKey) {
       const stored = await read(objectKey);

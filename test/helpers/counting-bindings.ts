@@ -326,3 +326,34 @@ export function countingBindings(env: Env, ledger: CallLedger): Env {
   );
   return counted as unknown as Env;
 }
+
+/**
+ * `env` with the D1 queries of every shard counted, as Cloudflare counts
+ * them against an invocation's limit: each statement run, and each
+ * statement of a batch.
+ */
+export function countingD1Queries(env: Env): {
+  bindings: Env;
+  queries: () => number;
+} {
+  let queries = 0;
+  const statement = <T extends object>(target: T): T =>
+    intercepted(target, (property, args) => {
+      const result = callOn(target, property, args);
+      if (property === "bind") return statement(result as object);
+      queries++;
+      return result;
+    });
+  const shard = (database: D1Database): D1Database =>
+    intercepted(database, (property, args) => {
+      const result = callOn(database, property, args);
+      if (property === "prepare") return statement(result as object);
+      queries += property === "batch" ? (args[0] as unknown[]).length : 1;
+      return result;
+    });
+  const counted: Record<string, unknown> = { ...env };
+  for (const [name, binding] of Object.entries(env)) {
+    if (/^DB_\d+$/.test(name)) counted[name] = shard(binding as D1Database);
+  }
+  return { bindings: counted as unknown as Env, queries: () => queries };
+}

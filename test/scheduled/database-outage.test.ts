@@ -42,12 +42,6 @@ describe("the cron when D1 is down for the demo sessions and the archiver", () =
     expect(errors.mock.calls.map(([line]) => JSON.parse(line))).toEqual([
       {
         event: "scheduled_cleanup_failed",
-        task: "demo_sessions",
-        error: "Error",
-        message: D1_OUTAGE,
-      },
-      {
-        event: "scheduled_cleanup_failed",
         task: "correction_reservations",
         error: "Error",
         message: D1_OUTAGE,
@@ -55,6 +49,12 @@ describe("the cron when D1 is down for the demo sessions and the archiver", () =
       {
         event: "scheduled_cleanup_failed",
         task: "archive",
+        error: "Error",
+        message: D1_OUTAGE,
+      },
+      {
+        event: "scheduled_cleanup_failed",
+        task: "demo_sessions",
         error: "Error",
         message: D1_OUTAGE,
       },

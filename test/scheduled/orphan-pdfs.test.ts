@@ -10,7 +10,7 @@ import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
-import { rowsOfAllShards } from "../helpers/shards";
+import { rowsOfAllShards, shardOf, shards } from "../helpers/shards";
 import { callWithClock, fixedClock } from "../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 12);
@@ -62,5 +62,32 @@ describe("sweep of PDFs whose issue never committed", () => {
       await env.PDFS.head(`documents/${committed.uuid}.pdf`),
     ).not.toBeNull();
     expect(await pendingRows()).toBe(1);
+  });
+
+  it("keeps the PDF of a committed document whose note lingers in another shard", async () => {
+    const owner = await createCredential();
+    const committed = await documentsApi(
+      callWithClock(fixedClock(NOW)),
+      owner.key,
+    ).issue(minimalRequest());
+    const key = `documents/${committed.uuid}.pdf`;
+    const elsewhere = shards.find(
+      (shard) => shard !== shardOf(committed.uuid),
+    ) as D1Database;
+    await elsewhere
+      .prepare(
+        "INSERT INTO pending_pdf_objects (object_key, created_at) VALUES (?, ?)",
+      )
+      .bind(key, NOW)
+      .run();
+
+    await runCron(NOW + ORPHAN_AGE_MS);
+    expect(await env.PDFS.head(key)).not.toBeNull();
+    expect(
+      await rowsOfAllShards(
+        "SELECT object_key FROM pending_pdf_objects WHERE object_key = ?",
+        key,
+      ),
+    ).toEqual([]);
   });
 });

@@ -4,14 +4,22 @@ import {
   env,
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { minimalRequest } from "../../fixtures/requests";
 import { DELETION_MARK_STALE_MS } from "../../src/domain/documents/finish-deletion";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
-import { createCredential } from "../helpers/credentials";
-import { documentsApi, qrPath } from "../helpers/documents-api";
-import { r2PutDown } from "../helpers/faults";
-import { rowsOfAllShards } from "../helpers/shards";
+import {
+  documentsApi,
+  qrPath,
+  withIssuedDocument,
+} from "../helpers/documents-api";
+import {
+  d1Lost,
+  d1StatementsDown,
+  d1WritesDown,
+  r2PutDown,
+  r2PutLost,
+} from "../helpers/faults";
+import { rowsOfAllShards, shardOf, shards } from "../helpers/shards";
 import { callWithClock, fixedClock } from "../helpers/worker";
 
 const HOUR = 3_600_000;
@@ -24,11 +32,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const runCron = (at: number) =>
+const runCron = (at: number, bindings: Env = env) =>
   createScheduledHandler({
     clock: fixedClock(at),
     renderPdf: renderDocumentPdf,
-  })(createScheduledController(), env, createExecutionContext());
+  })(createScheduledController(), bindings, createExecutionContext());
 
 const marks = (uuid: string) =>
   rowsOfAllShards(
@@ -36,45 +44,202 @@ const marks = (uuid: string) =>
     uuid,
   );
 
-const deletedAtInObject = async (uuid: string) =>
-  (await env.PDFS.head(`documents/${uuid}.pdf`))?.customMetadata?.deleted_at;
+const objectMetadata = async (uuid: string) =>
+  (await env.PDFS.head(`documents/${uuid}.pdf`))?.customMetadata;
 
-/** A document deleted at DELETED_AT, through bindings `bindings`. */
-async function deletedDocument(bindings: Env = env) {
-  const owner = await createCredential();
-  const clock = fixedClock(NOW);
-  const document = await documentsApi(callWithClock(clock), owner.key).issue(
-    minimalRequest(),
-  );
-  clock.set(DELETED_AT);
-  const deleting = documentsApi(callWithClock(clock, bindings), owner.key);
-  expect((await deleting.remove(document.uuid)).status).toBe(204);
-  return { clock, document };
+/** What the edge cache keeps for `uuid` (src/storage/pdf-edge-cache.ts). */
+const keptFor = (uuid: string) =>
+  caches.default.match(`https://qr-cache.internal/d/${uuid}`);
+
+/** A document issued at NOW, and what a test does with it at `at` through `bindings`. */
+async function issued() {
+  const { clock, owner, document } = await withIssuedDocument(NOW);
+  const at = (time: number, bindings: Env = env) => {
+    clock.set(time);
+    const request = callWithClock(clock, bindings);
+    return {
+      remove: () => documentsApi(request, owner.key).remove(document.uuid),
+      listed: async () =>
+        (
+          (await (await documentsApi(request, owner.key).list()).json()) as {
+            data: { uuid: string }[];
+          }
+        ).data.map((entry) => entry.uuid),
+      qr: async () => (await request(qrPath(document.url))).status,
+    };
+  };
+  return { document, at };
 }
 
-describe("a deletion's PDF object", () => {
-  it("says the document is deleted, and no mark is left behind", async () => {
-    const { document } = await deletedDocument();
-    expect(await deletedAtInObject(document.uuid)).toBe(String(DELETED_AT));
-    expect(await marks(document.uuid)).toEqual([]);
-  });
+/** A document deleted at DELETED_AT whose list entry stayed behind, for the cron to remove. */
+async function deletedWithListEntryLeft() {
+  const deleted = await issued();
+  const unlistDown = d1StatementsDown(/^delete from "document_summaries"/);
+  expect((await deleted.at(DELETED_AT, unlistDown).remove()).status).toBe(503);
+  return deleted;
+}
 
-  it("is finished by the cron once the mark is stale when the Worker died before writing it", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    const { clock, document } = await deletedDocument(r2PutDown());
-    expect(await deletedAtInObject(document.uuid)).toBeUndefined();
-    expect(await marks(document.uuid)).toEqual([
-      { document_uuid: document.uuid, created_at: DELETED_AT },
-    ]);
-
-    await runCron(DELETED_AT + DELETION_MARK_STALE_MS - 1);
-    expect(await deletedAtInObject(document.uuid)).toBeUndefined();
+describe("a deletion", () => {
+  it("says 'maybe deleted' in its PDF object before it commits; the cron then says 'deleted' and leaves no mark", async () => {
+    const { document, at } = await issued();
+    expect((await at(DELETED_AT).remove()).status).toBe(204);
+    expect(await objectMetadata(document.uuid)).toMatchObject({
+      deletion_requested_at: String(DELETED_AT),
+    });
+    expect((await objectMetadata(document.uuid))?.deleted_at).toBeUndefined();
     expect(await marks(document.uuid)).toHaveLength(1);
 
+    await runCron(DELETED_AT + DELETION_MARK_STALE_MS - 1);
+    expect(await marks(document.uuid)).toHaveLength(1);
     await runCron(DELETED_AT + DELETION_MARK_STALE_MS);
-    expect(await deletedAtInObject(document.uuid)).toBe(String(DELETED_AT));
+    expect(await objectMetadata(document.uuid)).toMatchObject({
+      deletion_requested_at: String(DELETED_AT),
+      deleted_at: String(DELETED_AT),
+    });
     expect(await marks(document.uuid)).toEqual([]);
-    clock.set(SETTLED);
-    expect((await callWithClock(clock)(qrPath(document.url))).status).toBe(404);
+    expect(await at(SETTLED).qr()).toBe(404);
+  });
+
+  it("is never served by its QR link once the window has passed, the object not rewritten and the cron behind; nothing is kept at the edge", async () => {
+    const { document, at } = await issued();
+    expect((await at(DELETED_AT).remove()).status).toBe(204);
+    expect(await at(SETTLED).qr()).toBe(404);
+    expect(await keptFor(document.uuid)).toBeUndefined();
+  });
+});
+
+// Each write of a deletion's request, failing before it takes effect or
+// taking effect with its answer lost; `committed`: whether the deletion did.
+const REQUEST_FAULTS: [string, () => Env, boolean][] = [
+  ["R2 refuses the 'maybe deleted' write", r2PutDown, false],
+  ["R2 writes 'maybe deleted' and its answer is lost", r2PutLost, false],
+  ["D1 refuses the deletion's batch", d1WritesDown, false],
+  [
+    "D1 applies the deletion's batch and its answer is lost",
+    () => d1Lost(/^insert into "pending_deletion_marks"/),
+    true,
+  ],
+  [
+    "D1 refuses the list entry's removal",
+    () => d1StatementsDown(/^delete from "document_summaries"/),
+    true,
+  ],
+  [
+    "D1 removes the list entry and its answer is lost",
+    () => d1Lost(/^delete from "document_summaries"/),
+    true,
+  ],
+];
+
+describe.each(REQUEST_FAULTS)(
+  "a deletion whose request fails when %s",
+  (_, faults, committed) => {
+    it(`answers 503; its QR link past the window answers ${committed ? "404" : "200"} before the cron and after it, which lists it ${committed ? "no more" : "still"}`, async () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const { document, at } = await issued();
+      expect((await at(DELETED_AT, faults()).remove()).status).toBe(503);
+
+      // The cron behind: D1 decides.
+      expect(await at(SETTLED).qr()).toBe(committed ? 404 : 200);
+      await runCron(SETTLED);
+      expect(await marks(document.uuid)).toEqual([]);
+      expect(await at(SETTLED).listed()).toEqual(
+        committed ? [] : [document.uuid],
+      );
+      expect(await at(SETTLED).qr()).toBe(committed ? 404 : 200);
+      expect((await objectMetadata(document.uuid))?.deleted_at).toBe(
+        committed ? String(DELETED_AT) : undefined,
+      );
+    });
+
+    if (committed) {
+      it("converges on a retry: 204, the first deletion time kept", async () => {
+        vi.spyOn(console, "error").mockImplementation(() => {});
+        const { document, at } = await issued();
+        expect((await at(DELETED_AT, faults()).remove()).status).toBe(503);
+        expect((await at(DELETED_AT + 1).remove()).status).toBe(204);
+        expect(await at(DELETED_AT + 1).listed()).toEqual([]);
+        const row = await shardOf(document.uuid)
+          .prepare("SELECT deleted_at FROM documents WHERE uuid = ?")
+          .bind(document.uuid)
+          .first();
+        expect(row).toEqual({ deleted_at: DELETED_AT });
+      });
+    } else {
+      it("converges on a retry: 204, then 404 past the window", async () => {
+        vi.spyOn(console, "error").mockImplementation(() => {});
+        const { at } = await issued();
+        expect((await at(DELETED_AT, faults()).remove()).status).toBe(503);
+        expect((await at(DELETED_AT + 1).remove()).status).toBe(204);
+        expect(await at(SETTLED).qr()).toBe(404);
+      });
+    }
+  },
+);
+
+// Each write of the cron's finishing of a deletion, failing or lost.
+const CRON_FAULTS: [string, () => Env][] = [
+  [
+    "D1 refuses the list entry's removal",
+    () => d1StatementsDown(/^delete from "document_summaries"/),
+  ],
+  [
+    "D1 removes the list entry and its answer is lost",
+    () => d1Lost(/^delete from "document_summaries"/),
+  ],
+  ["R2 refuses the 'deleted' write", r2PutDown],
+  ["R2 writes 'deleted' and its answer is lost", r2PutLost],
+  [
+    "D1 refuses the mark's removal",
+    () => d1StatementsDown(/^delete from "pending_deletion_marks"/),
+  ],
+  [
+    "D1 removes the mark and its answer is lost",
+    () => d1Lost(/^delete from "pending_deletion_marks"/),
+  ],
+];
+
+describe.each(CRON_FAULTS)(
+  "the cron finishing a deletion when %s",
+  (_, faults) => {
+    it("never serves the document, and the next run finishes it", async () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const { document, at } = await deletedWithListEntryLeft();
+      await runCron(SETTLED, faults());
+      expect(await at(SETTLED).qr()).toBe(404);
+      await runCron(SETTLED);
+      expect(await marks(document.uuid)).toEqual([]);
+      expect(await at(SETTLED).listed()).toEqual([]);
+      expect((await objectMetadata(document.uuid))?.deleted_at).toBe(
+        String(DELETED_AT),
+      );
+      expect(await at(SETTLED).qr()).toBe(404);
+    });
+  },
+);
+
+describe("a deletion mark lingering in a shard that is not its document's", () => {
+  it("is finished through the document's own shard", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { document, at } = await deletedWithListEntryLeft();
+    const home = shardOf(document.uuid);
+    const elsewhere = shards.find((shard) => shard !== home) as D1Database;
+    await home
+      .prepare("DELETE FROM pending_deletion_marks WHERE document_uuid = ?")
+      .bind(document.uuid)
+      .run();
+    await elsewhere
+      .prepare(
+        "INSERT INTO pending_deletion_marks (document_uuid, created_at) VALUES (?, ?)",
+      )
+      .bind(document.uuid, DELETED_AT)
+      .run();
+
+    await runCron(SETTLED);
+    expect(await marks(document.uuid)).toEqual([]);
+    expect(await at(SETTLED).listed()).toEqual([]);
+    expect((await objectMetadata(document.uuid))?.deleted_at).toBe(
+      String(DELETED_AT),
+    );
   });
 });

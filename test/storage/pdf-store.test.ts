@@ -19,6 +19,7 @@ const METADATA: PdfObjectMetadata = {
   createdAt: Date.UTC(2026, 10, 21, 5),
   expiresAt: null,
   qrKeyVersion: "v1",
+  deletionRequestedAt: null,
   deletedAt: null,
 };
 
@@ -243,6 +244,26 @@ describe("the PDF object's metadata", () => {
       bytes: SAMPLE_PDF,
       metadata: { ...METADATA, deletedAt: 1234 },
     });
+  });
+
+  it("says first that a deletion was asked for, then when it committed, keeping the first request's time", async () => {
+    await store.put("pdfs/requested.pdf", SAMPLE_PDF, METADATA);
+    const before = await storedBytes("pdfs/requested.pdf");
+    const stored = await store.read("pdfs/requested.pdf");
+    if (!stored) throw new Error("no object");
+    await store.noteDeletionRequested("pdfs/requested.pdf", stored, 1000);
+    const again = await store.read("pdfs/requested.pdf");
+    if (!again) throw new Error("no object");
+    await store.noteDeletionRequested("pdfs/requested.pdf", again, 2000);
+    expect(await store.getWithMetadata("pdfs/requested.pdf")).toEqual({
+      bytes: SAMPLE_PDF,
+      metadata: { ...METADATA, deletionRequestedAt: 1000 },
+    });
+    await store.noteDeletion("pdfs/requested.pdf", 1000);
+    expect(await storedBytes("pdfs/requested.pdf")).toEqual(before);
+    expect(
+      (await store.getWithMetadata("pdfs/requested.pdf"))?.metadata,
+    ).toEqual({ ...METADATA, deletionRequestedAt: 1000, deletedAt: 1000 });
   });
 
   it("is null for an object stored without it, or with it incomplete", async () => {

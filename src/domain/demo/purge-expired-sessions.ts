@@ -4,13 +4,15 @@ import {
   purgeDemoSessionRows,
   purgeDocumentRows,
 } from "../../db/demo-sessions";
+import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
 import { pdfObjectKey } from "../documents/issue-document";
 import type { DocumentServices } from "../documents/services";
 import { directoryShard } from "../shard-routing";
 
-// Rows per round: small enough for D1's statement limits, large enough to
-// keep up with the demo's issuing rate.
-const BATCH_SIZE = 50;
+// A round of documents: the expired ones, one batch of four statements (their
+// PDFs removed first); a round of sessions: the empty ones, one batch of two.
+const DOCUMENTS_ROUND: RoundCost = { look: 1, fixed: 4, perRow: 0, rows: 50 };
+const SESSIONS_ROUND: RoundCost = { look: 1, fixed: 2, perRow: 0, rows: 50 };
 
 export interface PurgeReport {
   documents: number;
@@ -20,36 +22,42 @@ export interface PurgeReport {
 /**
  * Removes what expired demo sessions left: their documents (PDFs first, so
  * that a failure leaves rows to find again, never orphan objects), then the
- * tokens and organizations that have nothing left. Bounded to `maxRounds`
- * rounds of each kind; the next run continues.
+ * tokens and organizations that have nothing left, in rounds while `budget`
+ * lasts; the next run continues.
  */
 export async function purgeExpiredDemoSessions(
   services: Pick<DocumentServices, "shards" | "clock" | "pdfs">,
-  maxRounds = 20,
+  budget: QueryBudget,
 ): Promise<PurgeReport> {
   // Demo sessions and everything they issued live in shard 0 (shard-routing.ts).
-  const db = directoryShard(services.shards);
+  const db = [directoryShard(services.shards)];
   const now = services.clock.now();
-  const report: PurgeReport = { documents: 0, sessions: 0 };
-
-  for (let round = 0; round < maxRounds; round++) {
-    const expired = await findExpiredDemoDocuments(db, now, BATCH_SIZE);
-    if (expired.length === 0) break;
-    for (const { uuid } of expired) {
-      await services.pdfs.delete(pdfObjectKey(uuid));
-    }
-    await purgeDocumentRows(
-      db,
-      expired.map((row) => row.uuid),
-    );
-    report.documents += expired.length;
-  }
-
-  for (let round = 0; round < maxRounds; round++) {
-    const sessions = await findEmptyExpiredDemoSessions(db, now, BATCH_SIZE);
-    if (sessions.length === 0) break;
-    await purgeDemoSessionRows(db, sessions);
-    report.sessions += sessions.length;
-  }
-  return report;
+  const documents = await inRounds(
+    budget,
+    db,
+    DOCUMENTS_ROUND,
+    async (shard, limit) => {
+      const expired = await findExpiredDemoDocuments(shard, now, limit);
+      if (expired.length === 0) return { found: 0, finished: 0 };
+      for (const { uuid } of expired) {
+        await services.pdfs.delete(pdfObjectKey(uuid));
+      }
+      await purgeDocumentRows(
+        shard,
+        expired.map((row) => row.uuid),
+      );
+      return { found: expired.length, finished: expired.length };
+    },
+  );
+  const sessions = await inRounds(
+    budget,
+    db,
+    SESSIONS_ROUND,
+    async (shard, limit) => {
+      const found = await findEmptyExpiredDemoSessions(shard, now, limit);
+      if (found.length > 0) await purgeDemoSessionRows(shard, found);
+      return { found: found.length, finished: found.length };
+    },
+  );
+  return { documents, sessions };
 }

@@ -3,18 +3,23 @@ import {
   findDocumentsToArchive,
   markArchived,
 } from "../../db/archive";
+import type { Database } from "../../db/client";
+import {
+  inRounds,
+  type QueryBudget,
+  type RoundCost,
+  type RoundResult,
+} from "../cron-budget";
 import { archiveCutoff } from "../windows";
 import type { DocumentServices } from "./services";
 
-// Documents a round: one read of the rows, one of their events, their R2
-// puts side by side, one D1 batch.
-const BATCH_SIZE = 50;
-// Rounds of one run over all shards: 100 rounds are 300 D1 calls and 5,000
-// R2 puts, well inside one cron invocation's 1,000 D1 queries (shared with
-// the other tasks) and 10,000 subrequests. Every 5 minutes (wrangler.toml)
-// that is 1.44 million documents a day, over three times the busiest day
-// at national volume (bench/scale.json).
-const ROUNDS_PER_RUN = 100;
+// A round: the documents due, their events, one batch of two statements;
+// their R2 puts side by side (50 a round: the archiver's share of the cron's
+// queries, cron-budget.ts, keeps it far inside an invocation's 10,000
+// subrequests). Every 5 minutes (wrangler.toml) that share archives over
+// 1.4 million documents a day, three times the busiest day at national
+// volume (bench/scale.json).
+const ROUND: RoundCost = { look: 1, fixed: 3, perRow: 0, rows: 50 };
 // List entries a shard removes a run, in one statement.
 const SUMMARY_SWEEP_SIZE = 1000;
 
@@ -27,41 +32,45 @@ export interface ArchiveReport {
 
 type ArchiveServices = Pick<DocumentServices, "shards" | "clock" | "archives">;
 
-/** The rounds each shard gets in one run: the run's rounds shared over the shards. */
-export const roundsPerShard = (shardCount: number): number =>
-  Math.ceil(ROUNDS_PER_RUN / shardCount);
+/** One round in `shard`: up to `limit` documents archived. */
+async function archiveRound(
+  services: ArchiveServices,
+  shard: Database,
+  limit: number,
+): Promise<RoundResult> {
+  const now = services.clock.now();
+  const due = await findDocumentsToArchive(shard, archiveCutoff(now), limit);
+  if (due.length === 0) return { found: 0, finished: 0 };
+  const stored = await Promise.all(
+    due.map((document) => services.archives.put(document)),
+  );
+  await markArchived(shard, stored, now);
+  return { found: due.length, finished: due.length };
+}
 
 /**
- * Moves the body and audit events of documents past their read window (and
- * a margin) to R2, in bounded rounds per shard, leaving a slim row; then
- * removes the list entries out of the window. Safe to stop anywhere: an
- * archive is written before its D1 batch, and a run that finds it written
- * takes the stored one, so what D1 deletes is always in R2. The next run
- * continues.
+ * Removes the list entries out of the window, one statement a shard, then
+ * moves the body and audit events of documents past their read window (and
+ * a margin) to R2 in rounds over the shards while `budget` lasts, leaving a
+ * slim row. Safe to stop anywhere: an archive is written before its D1
+ * batch, and a run that finds it written takes the stored one, so what D1
+ * deletes is always in R2. The next run continues.
  */
 export async function archiveDocuments(
   services: ArchiveServices,
-  rounds = roundsPerShard(services.shards.length),
+  budget: QueryBudget,
 ): Promise<ArchiveReport> {
-  const now = services.clock.now();
-  const before = archiveCutoff(now);
-  const report: ArchiveReport = { documents: 0, summaries: 0 };
+  const before = archiveCutoff(services.clock.now());
+  let summaries = 0;
   for (const shard of services.shards) {
-    for (let round = 0; round < rounds; round++) {
-      const due = await findDocumentsToArchive(shard, before, BATCH_SIZE);
-      if (due.length === 0) break;
-      const stored = await Promise.all(
-        due.map((document) => services.archives.put(document)),
-      );
-      await markArchived(shard, stored, now);
-      report.documents += due.length;
-      if (due.length < BATCH_SIZE) break;
-    }
-    report.summaries += await deleteStaleSummaries(
-      shard,
-      before,
-      SUMMARY_SWEEP_SIZE,
-    );
+    if (!budget.take(1)) break;
+    summaries += await deleteStaleSummaries(shard, before, SUMMARY_SWEEP_SIZE);
   }
-  return report;
+  const documents = await inRounds(
+    budget,
+    services.shards,
+    ROUND,
+    (shard, limit) => archiveRound(services, shard, limit),
+  );
+  return { documents, summaries };
 }

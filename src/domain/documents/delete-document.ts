@@ -1,4 +1,4 @@
-import { deleteSummary, markDeleted } from "../../db/documents";
+import { deleteSummaries, markDeleted } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
@@ -10,7 +10,7 @@ import {
   findDocument,
   withOwnDocumentLocked,
 } from "./addressing";
-import { settleDeletion } from "./finish-deletion";
+import { pdfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
 
 /**
@@ -35,18 +35,38 @@ function refusal(
   return null;
 }
 
-/** Takes a deleted document off its credential's list, in the list's shard. */
-const unlist = (
+/**
+ * Takes a deleted document off its credential's list, in the list's shard,
+ * while the document's lock is released: the answer waits for both at once.
+ */
+function unlist(
   services: DocumentServices,
   credential: Credential,
   uuid: string,
-): Promise<void> => deleteSummary(homeShard(services.shards, credential), uuid);
+): { done: Promise<void> } {
+  const done = deleteSummaries(homeShard(services.shards, credential), [uuid]);
+  done.catch(() => undefined);
+  return { done };
+}
+
+/** The document's PDF object as stored; a failure is the caller's once it awaits it. */
+function readPdfObject(services: DocumentServices, uuid: string) {
+  const stored = services.pdfs.read(pdfObjectKey(uuid));
+  stored.catch(() => undefined);
+  return stored;
+}
 
 /**
  * Deletes a document logically (spec 3): its PDF, data, audit trail and
  * reference reservation stay. Checks: the body (422, before this), then
  * existence (404), then the 409s. A repeated deletion within the window
  * answers as the first did, with the deletion time unchanged.
+ *
+ * Before the deletion commits, its PDF object says it may be deleted, so that
+ * a QR link past the deletion window never trusts an object that says "not
+ * deleted" of a deleted document (qr-download.ts): a write lost after it was
+ * applied, a Worker dying, a cron behind only leave D1 to decide. The cron
+ * then writes "deleted" into the object and repairs the list (finish-deletion.ts).
  */
 export async function deleteDocument(
   services: DocumentServices,
@@ -54,7 +74,10 @@ export async function deleteDocument(
   address: DocumentAddress,
   request: DeleteRequest,
 ): Promise<void> {
-  await withOwnDocumentLocked(
+  // By uuid the object is read while the lock is taken and D1 read.
+  const early =
+    "uuid" in address ? readPdfObject(services, address.uuid) : undefined;
+  const unlisting = await withOwnDocumentLocked(
     services,
     credential,
     address,
@@ -72,8 +95,17 @@ export async function deleteDocument(
       }
       const refused = refusal(document, request);
       if (refused) throw refused;
+      const stored = await (early ?? readPdfObject(services, document.uuid));
+      // A failure here leaves nothing deleted; the object may say "maybe
+      // deleted" all the same, which only sends its QR link to D1.
+      if (stored) {
+        await services.pdfs.noteDeletionRequested(
+          pdfObjectKey(document.uuid),
+          stored,
+          now,
+        );
+      }
       const shard = documentShard(services.shards, document.uuid);
-
       const deleted = await markDeleted(shard, document.uuid, {
         at: now,
         reason: request.reason,
@@ -85,8 +117,8 @@ export async function deleteDocument(
         const current = await findDocument(services, document.uuid);
         throw (current && refusal(current, request)) ?? notFound();
       }
-      settleDeletion(services, shard, document.uuid, now);
-      await unlist(services, credential, document.uuid);
+      return unlist(services, credential, document.uuid);
     },
   );
+  await unlisting.done;
 }

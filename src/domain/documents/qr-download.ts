@@ -1,6 +1,7 @@
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
 import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
+import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
 import { documentShard, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
@@ -54,20 +55,21 @@ export async function downloadByQr(
 
 /**
  * While the document may still be deleted (and for a uuid that tells no
- * creation time): D1 decides, and the first access is recorded before the
- * PDF is served, so that a deletion after it is refused.
+ * creation time, or an object that does not tell whether it was deleted): D1
+ * decides, and the first access is recorded before the PDF is served, so
+ * that a deletion after it is refused. `pdf` when the bytes were read already.
  */
 async function downloadFromDatabase(
   services: DocumentServices,
   link: QrLink,
   version: string,
   record: boolean,
+  pdf = services.pdfs.get(pdfObjectKey(link.uuid)),
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
   const shard = documentShard(services.shards, link.uuid);
   // The PDF is fetched while D1 is read (its key is the uuid's), and looked
   // at only once the link is known to open: an unknown or deleted
   // document stays a 404 whatever R2 answers.
-  const pdf = services.pdfs.get(pdfObjectKey(link.uuid));
   pdf.catch(() => undefined);
   const row = await findQrLinkTarget(shard, link.uuid);
   const now = services.clock.now();
@@ -95,7 +97,9 @@ const EDGE_CACHE_MS = 24 * 60 * 60 * 1000;
 /**
  * Once the document can no longer be deleted (windows.ts): served from the
  * edge cache, or else one R2 read, its object's metadata deciding; the access
- * recorded after the answer. An object without that metadata is left to D1.
+ * recorded after the answer. An object without that metadata, or whose
+ * deletion was asked for and not yet confirmed, is left to D1 (and never
+ * kept at the edge).
  */
 async function downloadSettled(
   services: DocumentServices,
@@ -108,7 +112,15 @@ async function downloadSettled(
     cached ?? (await services.pdfs.getWithMetadata(pdfObjectKey(link.uuid)));
   if (!stored) throw notFound();
   const { metadata, bytes } = stored;
-  if (!metadata) return downloadFromDatabase(services, link, version, record);
+  if (!metadata || mayBeDeleted(metadata)) {
+    return downloadFromDatabase(
+      services,
+      link,
+      version,
+      record,
+      Promise.resolve(bytes),
+    );
+  }
   const now = services.clock.now();
   // On a hit too: a demo document's copy may outlive its session.
   if (metadata.qrKeyVersion !== version || !opens(metadata, link, now)) {

@@ -1,47 +1,57 @@
+import type { Database } from "../../db/client";
 import {
   confirmReservation,
   findReservationHolder,
   findUnconfirmedReservations,
   freeReservation,
 } from "../../db/documents";
+import {
+  inRounds,
+  type QueryBudget,
+  type RoundCost,
+  type RoundResult,
+} from "../cron-budget";
 import { documentShard } from "../shard-routing";
 import { ORPHAN_AGE_MS } from "./attempts";
 import type { DocumentServices } from "./services";
 
-const BATCH_SIZE = 50;
+// A round: the reservations; for each, its holder read (a batch of two) and
+// its confirmation or release.
+const ROUND: RoundCost = { look: 1, fixed: 0, perRow: 3, rows: 50 };
+
+type Services = Pick<DocumentServices, "shards" | "clock">;
+
+/** One round in `shard`: up to `limit` reservations settled. */
+async function settleRound(
+  services: Services,
+  shard: Database,
+  limit: number,
+): Promise<RoundResult> {
+  const before = services.clock.now() - ORPHAN_AGE_MS;
+  const unconfirmed = await findUnconfirmedReservations(shard, before, limit);
+  for (const reservation of unconfirmed) {
+    const holder = await findReservationHolder(
+      documentShard(services.shards, reservation.documentUuid),
+      reservation,
+    );
+    await (holder
+      ? confirmReservation(shard, reservation, holder.uuid)
+      : freeReservation(shard, reservation));
+  }
+  return { found: unconfirmed.length, finished: unconfirmed.length };
+}
 
 /**
  * Settles the reservations of corrections once no attempt can commit under
- * them any more (attempts.ts), in bounded rounds per shard: one held by the
- * correction of its version that carries its reference is confirmed and
- * points at it; one that no document holds is freed. Each change applies
- * only to the reservation as it was read.
+ * them any more (attempts.ts), in rounds over the shards while `budget`
+ * lasts: one held by the correction of its version that carries its
+ * reference is confirmed and points at it; one that no document holds is
+ * freed. Each change applies only to the reservation as it was read.
  */
-export async function settleCorrectionReservations(
-  services: Pick<DocumentServices, "shards" | "clock">,
-  maxRounds = 4,
-): Promise<number> {
-  const before = services.clock.now() - ORPHAN_AGE_MS;
-  let settled = 0;
-  for (const shard of services.shards) {
-    for (let round = 0; round < maxRounds; round++) {
-      const unconfirmed = await findUnconfirmedReservations(
-        shard,
-        before,
-        BATCH_SIZE,
-      );
-      for (const reservation of unconfirmed) {
-        const holder = await findReservationHolder(
-          documentShard(services.shards, reservation.documentUuid),
-          reservation,
-        );
-        await (holder
-          ? confirmReservation(shard, reservation, holder.uuid)
-          : freeReservation(shard, reservation));
-      }
-      settled += unconfirmed.length;
-      if (unconfirmed.length < BATCH_SIZE) break;
-    }
-  }
-  return settled;
-}
+export const settleCorrectionReservations = (
+  services: Services,
+  budget: QueryBudget,
+): Promise<number> =>
+  inRounds(budget, services.shards, ROUND, (shard, limit) =>
+    settleRound(services, shard, limit),
+  );

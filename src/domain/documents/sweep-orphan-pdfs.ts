@@ -1,15 +1,24 @@
+import type { Database } from "../../db/client";
 import { findDocumentByUuid, insertSummary } from "../../db/documents";
 import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,
 } from "../../db/pending-pdf-objects";
+import {
+  inRounds,
+  type QueryBudget,
+  type RoundCost,
+  type RoundResult,
+} from "../cron-budget";
 import { documentShard, homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { ORPHAN_AGE_MS } from "./attempts";
 import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
-const BATCH_SIZE = 50;
+// A round: the notes; for each note at most its document's read and its
+// listing; the notes' removal.
+const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 2, rows: 50 };
 
 type SweepServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
 
@@ -18,7 +27,8 @@ const uuidOfObjectKey = (objectKey: string): string =>
 
 /**
  * Finishes an issue whose Worker died: a committed document is listed (if
- * still visible); a PDF whose document never committed is removed.
+ * still visible); a PDF whose document never committed is removed. The
+ * document is looked for in its uuid's shard, wherever the note lingers.
  */
 async function settle(
   services: SweepServices,
@@ -46,26 +56,30 @@ async function settle(
   }
 }
 
-/**
- * Settles the pending notes of issues that never finished, in bounded
- * rounds per shard: each note goes once its PDF is removed or its document
- * listed.
- */
-export async function sweepOrphanPdfs(
+/** One round in `shard`: up to `limit` notes settled. */
+async function sweepRound(
   services: SweepServices,
-  maxRounds = 20,
-): Promise<number> {
+  shard: Database,
+  limit: number,
+): Promise<RoundResult> {
   const before = services.clock.now() - ORPHAN_AGE_MS;
-  let settled = 0;
-  for (const shard of services.shards) {
-    for (let round = 0; round < maxRounds; round++) {
-      const stale = await findStalePendingPdfObjects(shard, before, BATCH_SIZE);
-      if (stale.length === 0) break;
-      const keys = stale.map((row) => row.objectKey);
-      for (const key of keys) await settle(services, key);
-      await deletePendingPdfObjects(shard, keys);
-      settled += keys.length;
-    }
-  }
-  return settled;
+  const stale = await findStalePendingPdfObjects(shard, before, limit);
+  if (stale.length === 0) return { found: 0, finished: 0 };
+  const keys = stale.map((row) => row.objectKey);
+  for (const key of keys) await settle(services, key);
+  await deletePendingPdfObjects(shard, keys);
+  return { found: keys.length, finished: keys.length };
 }
+
+/**
+ * Settles the pending notes of issues that never finished, in rounds over
+ * the shards while `budget` lasts: each note goes once its PDF is removed or
+ * its document listed.
+ */
+export const sweepOrphanPdfs = (
+  services: SweepServices,
+  budget: QueryBudget,
+): Promise<number> =>
+  inRounds(budget, services.shards, ROUND, (shard, limit) =>
+    sweepRound(services, shard, limit),
+  );

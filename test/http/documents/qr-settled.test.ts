@@ -1,5 +1,6 @@
 import {
   createExecutionContext,
+  createScheduledController,
   env,
   waitOnExecutionContext,
 } from "cloudflare:test";
@@ -8,6 +9,7 @@ import { minimalRequest } from "../../../fixtures/requests";
 import { createApp } from "../../../src/app";
 import { newDocumentUuid } from "../../../src/domain/shard-routing";
 import { renderDocumentPdf } from "../../../src/pdf/render-document";
+import { createScheduledHandler } from "../../../src/scheduled";
 import { checkedAgainstContract } from "../../helpers/contract";
 import {
   comparable,
@@ -131,11 +133,16 @@ describe("a QR link once its document can no longer be deleted", () => {
     });
   });
 
-  it("answers 404 for a document deleted in its window, from its PDF object alone", async () => {
+  it("answers 404 for a document deleted in its window, from its PDF object alone once the cron wrote it", async () => {
     const { clock, api, document } = await withIssuedDocument(NOW);
     clock.set(NOW + 2 * HOUR - 1);
     expect((await api.remove(document.uuid)).status).toBe(204);
     clock.set(SETTLED);
+    await createScheduledHandler({ clock, renderPdf: renderDocumentPdf })(
+      createScheduledController(),
+      env,
+      createExecutionContext(),
+    );
     const { response, heldBeforeAnswer } = await requestWithD1Held(
       clock,
       qrPath(document.url),

@@ -1,0 +1,94 @@
+// The D1 queries of one cron invocation (Cloudflare allows 1,000), shared
+// among its tasks. Each task stops at its own share, so that no backlog in
+// one task starves another; scheduled.ts runs them in this order, what
+// protects users first: unfinished deletions (a deleted document's list
+// entry and PDF object), then unfinished issues (a committed document's list
+// entry), corrections' reservations no attempt holds any more (a reference
+// blocked), the archiver, the demo purge. A batch counts each of its
+// statements; a round is counted at its most before it is made. The 50 left
+// over are a margin.
+export const CRON_QUERY_LIMIT = 1000;
+export const CRON_QUERY_SHARES = {
+  staleDeletions: 150,
+  orphanPdfs: 150,
+  correctionReservations: 50,
+  archive: 500,
+  demoSessions: 100,
+} as const;
+
+/** What one round of a task costs in D1 queries, and how many rows it takes at most. */
+export interface RoundCost {
+  /** Queries made whatever is found (the read of the backlog). */
+  look: number;
+  /** Queries made once something is found, whatever its size. */
+  fixed: number;
+  /** Queries made for each row found, at most. */
+  perRow: number;
+  rows: number;
+}
+
+/** The D1 queries a cron task may still make in this invocation. */
+export class QueryBudget {
+  #left: number;
+
+  constructor(queries: number) {
+    this.#left = queries;
+  }
+
+  /** Whether `queries` more fit; if so they are counted as made. */
+  take(queries: number): boolean {
+    if (queries > this.#left) return false;
+    this.#left -= queries;
+    return true;
+  }
+
+  /** How many rows a round of `cost` may take: 0 when not even one fits. */
+  rowsFor(cost: RoundCost): number {
+    const left = this.#left - cost.look - cost.fixed;
+    if (left < 0) return 0;
+    return cost.perRow === 0
+      ? cost.rows
+      : Math.min(cost.rows, Math.floor(left / cost.perRow));
+  }
+
+  /** Counts a round of `cost` that found `found` rows. */
+  spend(cost: RoundCost, found: number): void {
+    this.#left -=
+      cost.look + (found === 0 ? 0 : cost.fixed + cost.perRow * found);
+  }
+}
+
+/** What a round did: the rows it found, and how many of them it finished. */
+export interface RoundResult {
+  found: number;
+  finished: number;
+}
+
+/**
+ * Runs `round` on each of `shards` in turn, up to `cost.rows` rows at a time,
+ * while the budget lasts: a shard gets another round only while its last one
+ * was full and finished every row, so that one shard's backlog (or a failing
+ * row) cannot take every other shard's turn. The rows finished.
+ */
+export async function inRounds<S>(
+  budget: QueryBudget,
+  shards: readonly S[],
+  cost: RoundCost,
+  round: (shard: S, limit: number) => Promise<RoundResult>,
+): Promise<number> {
+  let finished = 0;
+  let busy = [...shards];
+  while (busy.length > 0) {
+    const next: S[] = [];
+    for (const shard of busy) {
+      const limit = budget.rowsFor(cost);
+      if (limit === 0) return finished;
+      const result = await round(shard, limit);
+      budget.spend(cost, result.found);
+      finished += result.finished;
+      if (result.found === limit && result.finished === limit) next.push(shard);
+    }
+    busy = next;
+  }
+  return finished;
+}

@@ -1,0 +1,176 @@
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+} from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { minimalRequest } from "../../fixtures/requests";
+import { CRON_QUERY_LIMIT, QueryBudget } from "../../src/domain/cron-budget";
+import { archiveDocuments } from "../../src/domain/documents/archive-documents";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
+import { createScheduledHandler } from "../../src/scheduled";
+import { createServices } from "../../src/services";
+import { countingD1Queries } from "../helpers/counting-bindings";
+import { documentsApi, withIssuedDocument } from "../helpers/documents-api";
+import { d1StatementsDown } from "../helpers/faults";
+import { rowsOfAllShards, shardOf, shards } from "../helpers/shards";
+import { callWithClock, HEAVY_TEST_MS } from "../helpers/worker";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.UTC(2026, 10, 21, 9);
+const DELETED_AT = NOW + HOUR;
+const CRON_AT = NOW + 3 * HOUR;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * `count` copies of `template` in `shard`'s documents, the columns of `set`
+ * computed from the copy's number `i` (SQL), in one statement.
+ */
+async function copies(
+  shard: D1Database,
+  template: Record<string, unknown>,
+  count: number,
+  set: Record<string, string>,
+): Promise<void> {
+  const columns = Object.keys(template);
+  const kept = columns.filter((column) => !(column in set));
+  await shard
+    .prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+       INSERT INTO documents (${columns.join(", ")})
+       SELECT ${columns.map((column) => set[column] ?? "?").join(", ")} FROM n`,
+    )
+    .bind(...kept.map((column) => template[column]))
+    .run();
+}
+
+const count = async (sql: string) =>
+  (await rowsOfAllShards<{ n: number }>(sql)).reduce(
+    (sum, row) => sum + row.n,
+    0,
+  );
+
+describe("the cron with every task's backlog beyond its share", () => {
+  it("archives within the archiver's share, whatever is due", async () => {
+    const { document } = await withIssuedDocument(NOW);
+    const shard = shardOf(document.uuid);
+    const template = (await shard
+      .prepare("SELECT * FROM documents WHERE uuid = ?")
+      .bind(document.uuid)
+      .first()) as Record<string, unknown>;
+    await copies(shard, template, 500, {
+      uuid: "'archive-' || i",
+      reference: "NULL",
+      created_at: String(NOW - 2 * DAY),
+    });
+    const counted = countingD1Queries(env);
+    const services = createServices(counted.bindings, {
+      clock: { now: () => CRON_AT },
+      renderPdf: renderDocumentPdf,
+    });
+    const share = 30;
+    const report = await archiveDocuments(services, new QueryBudget(share));
+    expect(counted.queries()).toBeLessThanOrEqual(share);
+    expect(report.documents).toBeGreaterThan(0);
+    expect(report.documents).toBeLessThan(500);
+  });
+
+  it(
+    "finishes the deletions first and stays within an invocation's 1,000 D1 queries",
+    async () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      vi.spyOn(console, "log").mockImplementation(() => {});
+      // Deletions whose list entries stayed behind.
+      const deleted: string[] = [];
+      const { clock, owner, document } = await withIssuedDocument(NOW);
+      const api = documentsApi(callWithClock(clock), owner.key);
+      for (let i = 0; i < 3; i++)
+        deleted.push((await api.issue(minimalRequest())).uuid);
+      deleted.push(document.uuid);
+      clock.set(DELETED_AT);
+      const failingUnlist = documentsApi(
+        callWithClock(
+          clock,
+          d1StatementsDown(/^delete from "document_summaries"/),
+        ),
+        owner.key,
+      );
+      for (const uuid of deleted) {
+        expect((await failingUnlist.remove(uuid)).status).toBe(503);
+      }
+
+      const template = (await shardOf(document.uuid)
+        .prepare("SELECT * FROM documents WHERE uuid = ?")
+        .bind(document.uuid)
+        .first()) as Record<string, unknown>;
+      for (const [index, shard] of shards.entries()) {
+        // Issues that never finished: more than twenty full rounds a shard.
+        await shard
+          .prepare(
+            `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1100)
+             INSERT INTO pending_pdf_objects (object_key, created_at)
+             SELECT 'documents/orphan-${index}-' || i || '.pdf', ? FROM n`,
+          )
+          .bind(NOW)
+          .run();
+      }
+      // Documents past the read window (its share would take 6,000: the
+      // archiver's own test below fills it beyond).
+      await copies(shardOf(document.uuid), template, 300, {
+        uuid: "'archive-' || i",
+        reference: "NULL",
+        created_at: String(NOW - 2 * DAY),
+        deleted_at: "NULL",
+      });
+      // An expired demo session's documents: more than the purge's share.
+      await copies(shards[0] as D1Database, template, 1100, {
+        uuid: "'demo-' || i",
+        reference: "NULL",
+        environment: "'demo'",
+        expires_at: String(NOW),
+        deleted_at: "NULL",
+      });
+
+      const counted = countingD1Queries(env);
+      await createScheduledHandler({
+        clock: { now: () => CRON_AT },
+        renderPdf: renderDocumentPdf,
+      })(
+        createScheduledController(),
+        counted.bindings,
+        createExecutionContext(),
+      );
+
+      expect(counted.queries()).toBeLessThanOrEqual(CRON_QUERY_LIMIT);
+      expect(
+        await count("SELECT count(*) AS n FROM pending_deletion_marks"),
+      ).toBe(0);
+      clock.set(CRON_AT);
+      expect(await (await api.list()).json()).toMatchObject({ data: [] });
+      for (const uuid of deleted) {
+        const object = await env.PDFS.head(`documents/${uuid}.pdf`);
+        expect(object?.customMetadata?.deleted_at).toBe(String(DELETED_AT));
+      }
+      // The others did some of their work, and left some.
+      const notes = await count(
+        "SELECT count(*) AS n FROM pending_pdf_objects",
+      );
+      expect(notes).toBeGreaterThan(0);
+      expect(notes).toBeLessThan(4 * 1100);
+      const unarchived = await count(
+        "SELECT count(*) AS n FROM documents WHERE uuid LIKE 'archive-%' AND archived_at IS NULL",
+      );
+      expect(unarchived).toBe(0);
+      const demo = await count(
+        "SELECT count(*) AS n FROM documents WHERE uuid LIKE 'demo-%'",
+      );
+      expect(demo).toBeGreaterThan(0);
+      expect(demo).toBeLessThan(1100);
+    },
+    HEAVY_TEST_MS,
+  );
+});
