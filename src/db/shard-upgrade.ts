@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, ne, notLike, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
+import type { DocumentSummaryRow, ReservationRow } from "./documents";
 import { copyOrganization } from "./organizations";
 import {
   type CredentialRow,
@@ -19,9 +20,6 @@ import {
 
 const writtenBeforeSharding = (column: SQLiteColumn) =>
   notLike(column, "________-____-8%");
-
-export type ReservationRow = typeof referenceReservations.$inferSelect;
-export type SummaryRow = typeof documentSummaries.$inferSelect;
 
 /** Reservations of documents issued before sharding, after `after` (their key). */
 export const reservationsBeforeSharding = (
@@ -111,7 +109,7 @@ export const copyReservations = (db: Database, rows: ReservationRow[]) =>
   );
 
 /** Copies summaries into their shard, keeping any already there. */
-export const copySummaries = (db: Database, rows: SummaryRow[]) =>
+export const copySummaries = (db: Database, rows: DocumentSummaryRow[]) =>
   inOneBatch(
     db,
     rows.map((row) =>
@@ -161,7 +159,10 @@ export const deleteMovedReservations = (db: Database, rows: ReservationRow[]) =>
   );
 
 /** Deletes copied summaries from DB_0. */
-export const deleteMovedSummaries = (db: Database, rows: SummaryRow[]) =>
+export const deleteMovedSummaries = (
+  db: Database,
+  rows: DocumentSummaryRow[],
+) =>
   inOneBatch(
     db,
     rows.map((row) =>

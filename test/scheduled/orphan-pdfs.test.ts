@@ -1,14 +1,9 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { minimalRequest } from "../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../src/domain/documents/attempts";
-import { renderDocumentPdf } from "../../src/pdf/render-document";
-import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
+import { runCron } from "../helpers/cron";
 import { documentsApi } from "../helpers/documents-api";
 import { rowsOfAllShards, shardOf, shards } from "../helpers/shards";
 import { callWithClock, fixedClock } from "../helpers/worker";
@@ -24,12 +19,6 @@ async function abandonIssue(objectKey: string, at: number): Promise<void> {
     .run();
   await env.PDFS.put(objectKey, "sealed bytes");
 }
-
-const runCron = (at: number) =>
-  createScheduledHandler({
-    clock: fixedClock(at),
-    renderPdf: renderDocumentPdf,
-  })(createScheduledController(), env, createExecutionContext());
 
 const pendingRows = async () =>
   (await rowsOfAllShards("SELECT object_key FROM pending_pdf_objects")).length;

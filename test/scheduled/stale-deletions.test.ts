@@ -1,12 +1,7 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DELETION_MARK_STALE_MS } from "../../src/domain/documents/finish-deletion";
-import { renderDocumentPdf } from "../../src/pdf/render-document";
-import { createScheduledHandler } from "../../src/scheduled";
+import { runCron } from "../helpers/cron";
 import {
   documentsApi,
   qrPath,
@@ -20,7 +15,7 @@ import {
   r2PutLost,
 } from "../helpers/faults";
 import { rowsOfAllShards, shardOf, shards } from "../helpers/shards";
-import { callWithClock, fixedClock } from "../helpers/worker";
+import { callWithClock } from "../helpers/worker";
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 9);
@@ -31,12 +26,6 @@ const SETTLED = NOW + 3 * HOUR;
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const runCron = (at: number, bindings: Env = env) =>
-  createScheduledHandler({
-    clock: fixedClock(at),
-    renderPdf: renderDocumentPdf,
-  })(createScheduledController(), bindings, createExecutionContext());
 
 const marks = (uuid: string) =>
   rowsOfAllShards(

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client";
+import type { DocumentSummaryRow, ReservationRow } from "../../db/documents";
 import type {
   CredentialRow,
   Environment,
@@ -11,10 +12,8 @@ import {
   deleteMovedCredentials,
   deleteMovedReservations,
   deleteMovedSummaries,
-  type ReservationRow,
   realCredentialsAfter,
   reservationsBeforeSharding,
-  type SummaryRow,
   summariesBeforeSharding,
 } from "../../db/shard-upgrade";
 import { MOVED_TABLES, type UpgradeCursor } from "../../schemas/ops";
@@ -75,7 +74,7 @@ const reservations: Mover<ReservationRow> = {
   remove: deleteMovedReservations,
 };
 
-type RoutedSummary = { summary: SummaryRow; environment: Environment };
+type RoutedSummary = { summary: DocumentSummaryRow; environment: Environment };
 
 const summaries: Mover<RoutedSummary> = {
   page: (db, after) =>

@@ -1,14 +1,9 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-} from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
-import { renderDocumentPdf } from "../../../src/pdf/render-document";
-import { createScheduledHandler } from "../../../src/scheduled";
 import { createCredential } from "../../helpers/credentials";
+import { runCron } from "../../helpers/cron";
 import {
   type DocumentResultBody,
   documentsApi,
@@ -86,12 +81,6 @@ async function expectServed(key: string, document: DocumentResultBody) {
   expect(qr.status).toBe(200);
   expect(await sha256Of(await qr.arrayBuffer())).toBe(document.pdf.sha256);
 }
-
-const runCron = (at: number) =>
-  createScheduledHandler({
-    clock: fixedClock(at),
-    renderPdf: renderDocumentPdf,
-  })(createScheduledController(), env, createExecutionContext());
 
 /**
  * Once the cron has run past every attempt's life: no note, no PDF without

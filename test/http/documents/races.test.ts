@@ -1,14 +1,8 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  env,
-} from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
-import { renderDocumentPdf } from "../../../src/pdf/render-document";
-import { createScheduledHandler } from "../../../src/scheduled";
 import { createCredential } from "../../helpers/credentials";
+import { runCron } from "../../helpers/cron";
 import { documentsApi } from "../../helpers/documents-api";
 import { d1Before, d1DownAfter, locksGrantAll } from "../../helpers/faults";
 import { rowsOfAllShards } from "../../helpers/shards";
@@ -228,10 +222,7 @@ describe("a correction's reservation whose attempt died", () => {
       );
     expect(await reservations()).toHaveLength(1);
 
-    await createScheduledHandler({
-      clock: fixedClock(NOW + ORPHAN_AGE_MS),
-      renderPdf: renderDocumentPdf,
-    })(createScheduledController(), env, createExecutionContext());
+    await runCron(NOW + ORPHAN_AGE_MS);
     expect(await reservations()).toEqual([]);
   });
 });
