@@ -5,22 +5,9 @@
 // its own `npm start` on a fresh state (which writes its own .dev.vars),
 // issues documents through its API, stops it, and keeps the state folder,
 // the keyrings and what was issued.
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import {
-  copyFile,
-  cp,
-  mkdtemp,
-  readdir,
-  rm,
-  symlink,
-  writeFile,
-} from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { promisify } from "node:util";
 import { minimalRequest, type RequestBody } from "../fixtures/requests";
 import {
   type Api,
@@ -36,10 +23,9 @@ import {
   WRANGLER_FILE,
 } from "../fixtures/single-database-state";
 import { apiClient, freePort, startService } from "../test/e2e/commands";
-import { sqliteFiles } from "./lib/sqlite-files";
+import { keepState, withCheckoutOf } from "./lib/fixture-state";
 
 const OLD_COMMIT = "676bde8";
-const git = promisify(execFile);
 
 const sha256 = (bytes: ArrayBuffer) =>
   createHash("sha256").update(new Uint8Array(bytes)).digest("hex");
@@ -113,64 +99,10 @@ async function issueDocuments(
   };
 }
 
-/**
- * Folds any write-ahead log into its database and checks each database
- * whole, so that the copied files need no -wal or -shm beside them.
- */
-async function settleSqliteFiles(stateDir: string): Promise<void> {
-  for (const file of await sqliteFiles(stateDir)) {
-    const database = new DatabaseSync(file);
-    database.exec("PRAGMA wal_checkpoint(TRUNCATE);");
-    const check = database.prepare("PRAGMA integrity_check;").get();
-    database.close();
-    if (check?.integrity_check !== "ok") {
-      throw new Error(`${file}: ${JSON.stringify(check)}`);
-    }
-  }
-  const leftovers = (await readdir(stateDir, { recursive: true })).filter(
-    (entry) => entry.endsWith("-wal") || entry.endsWith("-shm"),
-  );
-  if (leftovers.length > 0) throw new Error(`left: ${leftovers.join(", ")}`);
-}
-
-/**
- * What the fixture leaves out: the fonts bucket (15 MB; every `npm start`
- * uploads its own commit's fonts) and miniflare's traces; neither is the
- * old service's data.
- */
-async function leftOut(stateDir: string): Promise<Set<string>> {
-  const paths = new Set(
-    ["v3/r2/deca-fonts", "v3/observability"].map((path) =>
-      join(stateDir, path),
-    ),
-  );
-  const buckets = join(stateDir, "v3/r2/miniflare-R2BucketObject");
-  for (const file of await sqliteFiles(buckets)) {
-    if (file.endsWith("metadata.sqlite")) continue;
-    const database = new DatabaseSync(file);
-    const objects = database
-      .prepare(
-        `SELECT count(*) AS every, count(*) FILTER (WHERE key LIKE 'fallback/%') AS fonts
-           FROM _mf_objects;`,
-      )
-      .get();
-    database.close();
-    if (objects?.fonts === objects?.every) paths.add(file);
-  }
-  return paths;
-}
-
 async function main(): Promise<void> {
   const repo = process.cwd();
-  const work = await mkdtemp(join(tmpdir(), "deca-fixture-"));
-  const oldCheckout = join(work, "checkout");
-  const stateDir = join(work, STATE_FOLDER);
-  await git("git", ["worktree", "add", "--detach", oldCheckout, OLD_COMMIT]);
-  try {
-    await symlink(
-      join(repo, "node_modules"),
-      join(oldCheckout, "node_modules"),
-    );
+  await withCheckoutOf(OLD_COMMIT, async (oldCheckout, work) => {
+    const stateDir = join(work, STATE_FOLDER);
     const port = await freePort();
     const service = await startService(port, stateDir, oldCheckout);
     let issued: Awaited<ReturnType<typeof issueDocuments>>;
@@ -186,15 +118,9 @@ async function main(): Promise<void> {
     } finally {
       await service.stop();
     }
-    const left = await leftOut(stateDir);
-    await settleSqliteFiles(stateDir);
 
     const fixture = join(repo, SINGLE_DATABASE_STATE);
-    await rm(join(fixture, STATE_FOLDER), { recursive: true, force: true });
-    await cp(stateDir, join(fixture, STATE_FOLDER), {
-      recursive: true,
-      filter: (path) => !left.has(path),
-    });
+    await keepState(stateDir, join(fixture, STATE_FOLDER));
     await copyFile(
       join(oldCheckout, ".dev.vars"),
       join(fixture, DEV_VARS_FILE),
@@ -214,12 +140,7 @@ async function main(): Promise<void> {
       `${JSON.stringify(state, null, 2)}\n`,
     );
     console.log(`Wrote ${fixture} from ${OLD_COMMIT}.`);
-  } finally {
-    if (existsSync(oldCheckout)) {
-      await git("git", ["worktree", "remove", "--force", oldCheckout]);
-    }
-    await rm(work, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

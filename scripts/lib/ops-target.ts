@@ -4,6 +4,7 @@
 // --url, the local state itself, started or not: the Worker run for the call
 // by wrangler on that state folder. One client for all three.
 import { localSupportSecret } from "./dev-vars";
+import { startLocalWorker } from "./local-worker";
 import { type OpsClient, opsClient } from "./ops-client";
 
 export const SUPPORT_SECRET_VARIABLE = "DECA_SUPPORT_SECRET";
@@ -35,24 +36,13 @@ export async function withOps<T>(
     );
   }
   const secret = await localSupportSecret();
-  // Loaded only here: wrangler takes seconds to import, --url needs none of it.
-  const { unstable_startWorker } = await import("wrangler");
-  // Local runs need nothing from Cloudflare's network.
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-  const worker = await unstable_startWorker({
-    config: "wrangler.toml",
-    dev: {
-      persist: target.persistTo ?? ".wrangler/state",
-      server: { hostname: "127.0.0.1", port: 0 },
-      inspector: false,
-      watch: false,
-      logLevel: "error",
-    },
-  } as Parameters<typeof unstable_startWorker>[0]);
+  const worker = await startLocalWorker(
+    "wrangler.toml",
+    target.persistTo ?? ".wrangler/state",
+  );
   try {
-    await worker.ready;
-    return await work(opsClient({ url: (await worker.url).origin, secret }));
+    return await work(opsClient({ url: worker.origin, secret }));
   } finally {
-    await worker.dispose();
+    await worker.stop();
   }
 }

@@ -1,5 +1,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { promisify } from "node:util";
 
 const execFileAsync = promisify(execFile);
@@ -136,4 +138,22 @@ export async function startService(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { output: () => output, stop };
+}
+
+/**
+ * A checkout of this one at `checkout` with `devVars` as its .dev.vars (an
+ * old release's keyrings): every entry linked but .dev.vars, .git and the
+ * local state.
+ */
+export async function checkoutWithDevVars(
+  checkout: string,
+  devVars: string,
+): Promise<void> {
+  const repo = process.cwd();
+  await mkdir(checkout);
+  for (const entry of await readdir(repo)) {
+    if ([".dev.vars", ".git", ".wrangler"].includes(entry)) continue;
+    await symlink(join(repo, entry), join(checkout, entry));
+  }
+  await writeFile(join(checkout, ".dev.vars"), devVars);
 }

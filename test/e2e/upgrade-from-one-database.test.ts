@@ -1,14 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  copyFile,
-  cp,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  symlink,
-} from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -36,6 +27,7 @@ import {
 } from "../../src/domain/shard-routing";
 import {
   apiClient,
+  checkoutWithDevVars,
   freePort,
   type RunningService,
   startService,
@@ -140,18 +132,13 @@ async function moveTimesOn(ms: number): Promise<void> {
   }
 }
 
-/**
- * A checkout of this commit whose .dev.vars holds the fixture's keyrings:
- * every entry of this one linked, but its own .dev.vars and local state.
- */
+/** A checkout of this commit whose .dev.vars holds the fixture's keyrings. */
 async function checkoutWithOldKeyrings(): Promise<string> {
   const checkout = join(work, "checkout");
-  await mkdir(checkout);
-  for (const entry of await readdir(REPO)) {
-    if ([".dev.vars", ".git", ".wrangler"].includes(entry)) continue;
-    await symlink(join(REPO, entry), join(checkout, entry));
-  }
-  await copyFile(join(FIXTURE, DEV_VARS_FILE), join(checkout, ".dev.vars"));
+  await checkoutWithDevVars(
+    checkout,
+    await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8"),
+  );
   return checkout;
 }
 
