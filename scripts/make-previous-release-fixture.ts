@@ -27,8 +27,8 @@ import {
 import { freePort, startService } from "../test/e2e/commands";
 import { keepState, withCheckoutOf } from "./lib/fixture-state";
 
-/** main when this fixture was made: the release a deploy of this commit replaces. */
-const PREVIOUS_COMMIT = "90a1e36";
+/** The last landed release: the one a deploy of this commit replaces. */
+const PREVIOUS_COMMIT = "c1a741f";
 const run = promisify(execFile);
 
 /** Builds the checkout's Worker, minified as deployed, gzipped into `destination`. */
