@@ -12,7 +12,12 @@ import {
 } from "../../helpers/documents-api";
 import { d1Lost, r2PutLost } from "../../helpers/faults";
 import { rowsOfAllShards } from "../../helpers/shards";
-import { type Call, callWithClock, fixedClock } from "../../helpers/worker";
+import {
+  type Call,
+  callWithClock,
+  fixedClock,
+  fromIp,
+} from "../../helpers/worker";
 
 // Production fails ambiguously: a write is applied and its answer lost. Each
 // write of issuing and correcting loses its answer in turn (and once D1 stays
@@ -193,4 +198,52 @@ describe.each(CASES)("a correction whose write has $lost", ({ thenDown }) => {
       await expectServed(key, document);
     },
   );
+});
+
+describe.each(CASES)(
+  "a QR scan whose access record has $lost",
+  ({ thenDown }) => {
+    it("answers 503 or the PDF; the next scan serves it, and the access blocks deletion", async () => {
+      const { key } = await createCredential();
+      const document = await documentsApi(healthy, key).issue(minimalRequest());
+      const scan = callWithClock(
+        clock,
+        d1Lost(/update "documents" set "first_qr_access_at"/, { thenDown }),
+      );
+
+      const first = await scan(qrPath(document.url));
+      if (first.status !== 200) {
+        await expectDocumentOrRetryLater(first, 200);
+      }
+      await expectServed(key, document);
+      const deletion = await documentsApi(healthy, key).remove(document.uuid);
+      expect(deletion.status).toBe(409);
+    });
+  },
+);
+
+describe.each(CASES)("a demo token whose write has $lost", ({ thenDown }) => {
+  it("answers 503 or the token; a new request gets a token that issues", async () => {
+    // One caller a case: the demo limits tokens per IP.
+    const ip = thenDown ? "203.0.113.79" : "203.0.113.78";
+    const caller = (request: Call) => fromIp(request, ip);
+    const take = (request: Call) =>
+      caller(request)("/api/v1/demo/tokens", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+    const first = await take(
+      callWithClock(clock, d1Lost(/insert into "credentials"/, { thenDown })),
+    );
+    await expectDocumentOrRetryLater(first, 201);
+
+    const retry = await take(healthy);
+    expect(retry.status).toBe(201);
+    const { token } = (await retry.json()) as { token: string };
+    const issued = await documentsApi(caller(healthy), token).create(
+      minimalRequest(),
+    );
+    expect(issued.status).toBe(201);
+  });
 });
