@@ -44,6 +44,10 @@ import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
 
+/** The uuid of the document an object key names. */
+export const uuidOfObjectKey = (objectKey: string): string =>
+  objectKey.replace(/^documents\//, "").replace(/\.pdf$/, "");
+
 /**
  * Issues a new version (a demo session only up to its document limit, every
  * version counted): a correction's new reference reserved, the PDF rendered

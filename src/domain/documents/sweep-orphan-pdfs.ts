@@ -6,15 +6,13 @@ import {
 import { documentShard, homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { ORPHAN_AGE_MS } from "./attempts";
+import { uuidOfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
 const BATCH_SIZE = 50;
 
 type SweepServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
-
-const uuidOfObjectKey = (objectKey: string): string =>
-  objectKey.replace(/^documents\//, "").replace(/\.pdf$/, "");
 
 /**
  * Finishes an issue whose Worker died: a committed document is listed (if
