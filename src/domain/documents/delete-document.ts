@@ -3,7 +3,12 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
-import { documentShard, homeShard } from "../shard-routing";
+import {
+  documentShard,
+  homeShard,
+  shardsHolding,
+  writeMoving,
+} from "../shard-routing";
 import { isWithinDeleteWindow } from "../windows";
 import {
   type DocumentAddress,
@@ -35,12 +40,21 @@ function refusal(
   return null;
 }
 
-/** Takes a deleted document off its credential's list, in the list's shard. */
-const unlist = (
+/**
+ * Takes a deleted document off its credential's list, in the list's shard
+ * (and, while a rebalance moves it, in its former one).
+ */
+const unlist = async (
   services: DocumentServices,
   credential: Credential,
   uuid: string,
-): Promise<void> => deleteSummary(homeShard(services.shards, credential), uuid);
+): Promise<void> => {
+  for (const shard of shardsHolding(services, (shards) =>
+    homeShard(shards, credential),
+  )) {
+    await deleteSummary(shard, uuid);
+  }
+};
 
 /**
  * Deletes a document logically (spec 3): its PDF, data, audit trail and
@@ -72,14 +86,17 @@ export async function deleteDocument(
       }
       const refused = refusal(document, request);
       if (refused) throw refused;
-      const shard = documentShard(services.shards, document.uuid);
-
-      const deleted = await markDeleted(shard, document.uuid, {
-        at: now,
-        reason: request.reason,
-        credentialId: credential.id,
-        requestId: services.requestId,
-      });
+      const { shard, done: deleted } = await writeMoving(
+        services,
+        (shards) => documentShard(shards, document.uuid),
+        (db) =>
+          markDeleted(db, document.uuid, {
+            at: now,
+            reason: request.reason,
+            credentialId: credential.id,
+            requestId: services.requestId,
+          }),
+      );
       // A QR access may have landed between the read and the write.
       if (!deleted) {
         const current = await findDocument(services, document.uuid);

@@ -1,8 +1,14 @@
+import type { Database } from "../../db/client";
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
 import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
-import { documentShard, uuidCreatedAt } from "../shard-routing";
+import {
+  documentShard,
+  findMoving,
+  uuidCreatedAt,
+  writeMoving,
+} from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { pdfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
@@ -63,13 +69,16 @@ async function downloadFromDatabase(
   version: string,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
-  const shard = documentShard(services.shards, link.uuid);
   // The PDF is fetched while D1 is read (its key is the uuid's), and looked
   // at only once the link is known to open: an unknown or deleted
   // document stays a 404 whatever R2 answers.
   const pdf = services.pdfs.get(pdfObjectKey(link.uuid));
   pdf.catch(() => undefined);
-  const row = await findQrLinkTarget(shard, link.uuid);
+  const route = (shards: readonly Database[]) =>
+    documentShard(shards, link.uuid);
+  const row = (
+    await findMoving(services, route, (db) => findQrLinkTarget(db, link.uuid))
+  )?.found;
   const now = services.clock.now();
   if (!row || row.qrKeyVersion !== version || !opens(row, link, now)) {
     throw notFound();
@@ -78,10 +87,9 @@ async function downloadFromDatabase(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const accessed = await recordQrAccess(shard, row.uuid, {
-    at: now,
-    requestId: services.requestId,
-  });
+  const { done: accessed } = await writeMoving(services, route, (db) =>
+    recordQrAccess(db, row.uuid, { at: now, requestId: services.requestId }),
+  );
   // Deleted between the read and the write: the deletion won.
   if (!accessed) throw notFound();
   return { uuid: row.uuid, bytes };

@@ -4,7 +4,7 @@ import {
   findUnconfirmedReservations,
   freeReservation,
 } from "../../db/documents";
-import { documentShard } from "../shard-routing";
+import { documentShard, findMoving } from "../shard-routing";
 import { ORPHAN_AGE_MS } from "./attempts";
 import type { DocumentServices } from "./services";
 
@@ -18,7 +18,7 @@ const BATCH_SIZE = 50;
  * only to the reservation as it was read.
  */
 export async function settleCorrectionReservations(
-  services: Pick<DocumentServices, "shards" | "clock">,
+  services: Pick<DocumentServices, "shards" | "shardsBefore" | "clock">,
   maxRounds = 4,
 ): Promise<number> {
   const before = services.clock.now() - ORPHAN_AGE_MS;
@@ -31,10 +31,13 @@ export async function settleCorrectionReservations(
         BATCH_SIZE,
       );
       for (const reservation of unconfirmed) {
-        const holder = await findReservationHolder(
-          documentShard(services.shards, reservation.documentUuid),
-          reservation,
-        );
+        const holder = (
+          await findMoving(
+            services,
+            (shards) => documentShard(shards, reservation.documentUuid),
+            (db) => findReservationHolder(db, reservation),
+          )
+        )?.found;
         await (holder
           ? confirmReservation(shard, reservation, holder.uuid)
           : freeReservation(shard, reservation));

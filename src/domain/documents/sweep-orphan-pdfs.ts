@@ -1,10 +1,11 @@
-import { findDocumentByUuid, insertSummary } from "../../db/documents";
+import { insertSummary } from "../../db/documents";
 import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,
 } from "../../db/pending-pdf-objects";
-import { documentShard, homeShard } from "../shard-routing";
+import { homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
+import { findDocument } from "./addressing";
 import { ORPHAN_AGE_MS } from "./attempts";
 import { uuidOfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
@@ -12,7 +13,10 @@ import { summaryOf } from "./summary";
 
 const BATCH_SIZE = 50;
 
-type SweepServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
+type SweepServices = Pick<
+  DocumentServices,
+  "shards" | "shardsBefore" | "clock" | "pdfs"
+>;
 
 /**
  * Finishes an issue whose Worker died: a committed document is listed (if
@@ -22,12 +26,9 @@ async function settle(
   services: SweepServices,
   objectKey: string,
 ): Promise<void> {
-  // From the uuid's shard: a note may outlive a move of its document.
-  const uuid = uuidOfObjectKey(objectKey);
-  const document = await findDocumentByUuid(
-    documentShard(services.shards, uuid),
-    uuid,
-  );
+  // From the uuid's shard (or its former one while a rebalance runs): a
+  // note may outlive a move of its document.
+  const document = await findDocument(services, uuidOfObjectKey(objectKey));
   if (!document) return services.pdfs.delete(objectKey);
   if (
     document.deletedAt === null &&

@@ -359,3 +359,114 @@ describe("rebalance from 2 to 4 shards", () => {
     HEAVY_TEST_MS,
   );
 });
+
+describe("while a rebalance runs (SHARDS_BEFORE set)", () => {
+  const moving = { ...env, SHARDS_BEFORE: String(FROM) } as Env;
+
+  /** Steps until the job is about to move `table`. */
+  async function stepUntil(
+    table: RebalanceCursor["table"],
+    cursor: RebalanceCursor | null,
+  ): Promise<RebalanceCursor | null> {
+    let at = cursor;
+    while (at?.table !== table) {
+      at = (await rebalanceStep(openShards(env), FROM, at)).next;
+    }
+    return at;
+  }
+
+  it(
+    "finds keys, references and documents wherever they are, and a deletion, a correction and a QR access reach the row",
+    async () => {
+      const issued = await issueOnTwoShards("moving");
+      const request = callWithClock(fixedClock(NOW + 60_000), moving);
+      const keys = [...new Set(issued.documents.map(({ key }) => key))];
+
+      // Credentials not moved yet: every key authenticates.
+      let cursor = await stepUntil("credentials", null);
+      for (const key of keys) {
+        expect((await documentsApi(request, key).list()).status).toBe(200);
+      }
+
+      // Credentials and reservations moved, documents not yet.
+      cursor = await stepUntil("documents", cursor);
+      const inFormer = issued.documents.filter(
+        ({ document }) =>
+          document.uuid !== issued.deleted &&
+          shardOfBucket(uuidBucket(document.uuid), 4) >= FROM,
+      );
+      expect(inFormer.length).toBeGreaterThan(2);
+      // Without SHARDS_BEFORE the service would not find them.
+      const [first] = inFormer;
+      if (!first) throw new Error("none");
+      expect(
+        (
+          await documentsApi(
+            callWithClock(fixedClock(NOW + 60_000)),
+            first.key,
+          ).get(first.document.uuid)
+        ).status,
+      ).toBe(404);
+      for (const { key, document } of inFormer) {
+        const api = documentsApi(request, key);
+        expect((await api.get(document.uuid)).status).toBe(200);
+        if (document.reference) {
+          expect((await api.get(`ref/${document.reference}`)).status).toBe(200);
+          const retry = await api.create({
+            ...minimalRequest(),
+            reference: document.reference,
+          });
+          expect(retry.status).toBe(200);
+        }
+      }
+      const [, toDelete, toCorrect, toOpen] = inFormer as [
+        (typeof inFormer)[0],
+        (typeof inFormer)[0],
+        (typeof inFormer)[0],
+        (typeof inFormer)[0] | undefined,
+      ];
+      expect(
+        (
+          await documentsApi(request, toDelete.key).remove(
+            toDelete.document.uuid,
+          )
+        ).status,
+      ).toBe(204);
+      const correction = await documentsApi(request, toCorrect.key).rectify(
+        toCorrect.document.uuid,
+        { ...minimalRequest(), reference: "REB-moving-fixed" },
+      );
+      expect(correction.status).toBe(200);
+      const corrected = (await correction.json()) as DocumentResultBody;
+      if (toOpen) {
+        expect((await request(qrPath(toOpen.document.url))).status).toBe(200);
+      }
+
+      await runSteps(cursor);
+      const after = callWithClock(fixedClock(NOW + 120_000));
+      expect(
+        (await documentsApi(after, toDelete.key).get(toDelete.document.uuid))
+          .status,
+      ).toBe(404);
+      const original = await documentsApi(after, toCorrect.key).get(
+        toCorrect.document.uuid,
+      );
+      expect(original.status).toBe(200);
+      expect(
+        (await documentsApi(after, toCorrect.key).get(corrected.uuid)).status,
+      ).toBe(200);
+      if (toOpen) {
+        // Accessed by its QR link: no longer deletable.
+        expect(
+          (await documentsApi(after, toOpen.key).remove(toOpen.document.uuid))
+            .status,
+        ).toBe(409);
+      }
+      const environments = await credentialEnvironments();
+      for (const { table, shard, row } of await everyRow()) {
+        expect(shard).toBe(routedShard(table, row, environments));
+      }
+    },
+    HEAVY_TEST_MS,
+  );
+});
