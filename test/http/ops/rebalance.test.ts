@@ -5,6 +5,7 @@ import { openShards } from "../../../src/db/client";
 import {
   copyRows,
   deleteUnchangedRows,
+  MOVES,
   pageOfTable,
 } from "../../../src/db/rebalance";
 import {
@@ -29,7 +30,12 @@ import {
 } from "../../helpers/documents-api";
 import { opsClient, opsJson } from "../../helpers/ops";
 import { shards } from "../../helpers/shards";
-import { callWithClock, fixedClock, HEAVY_TEST_MS } from "../../helpers/worker";
+import {
+  type Call,
+  callWithClock,
+  fixedClock,
+  HEAVY_TEST_MS,
+} from "../../helpers/worker";
 
 // Issue 21, point 6: the service ran on the first two of the test's four
 // shards (the bindings DB_2 and DB_3 hidden); the rebalance moves every row
@@ -46,15 +52,7 @@ const NOW = Date.now();
 
 /** Every row of every moved table in every shard, with the shard it is in. */
 async function everyRow() {
-  const tables = [
-    "credentials",
-    "reference_reservations",
-    "documents",
-    "audit_events",
-    "pending_pdf_objects",
-    "pending_deletion_marks",
-    "document_summaries",
-  ];
+  const tables = Object.keys(MOVES);
   const rows: { table: string; shard: number; row: Record<string, unknown> }[] =
     [];
   for (const table of tables) {
@@ -116,6 +114,39 @@ function routedShard(
 
 const sorted = (rows: Awaited<ReturnType<typeof everyRow>>) =>
   rows.map(({ table, row }) => JSON.stringify({ table, row })).sort();
+
+/** A live document answers by uuid, by its QR link (its own bytes) and by reference, whose same body is its retry. */
+async function expectServed(
+  request: Call,
+  key: string,
+  document: DocumentResultBody,
+): Promise<void> {
+  const api = documentsApi(request, key);
+  expect((await api.get(document.uuid)).status).toBe(200);
+  const pdf = await request(qrPath(document.url));
+  expect(pdf.status).toBe(200);
+  expect(await sha256Of(await pdf.arrayBuffer())).toBe(document.pdf.sha256);
+  if (!document.reference) return;
+  expect((await api.get(`ref/${document.reference}`)).status).toBe(200);
+  const retry = await api.create({
+    ...minimalRequest(),
+    reference: document.reference,
+  });
+  expect(retry.status).toBe(200);
+  expect(((await retry.json()) as DocumentResultBody).uuid).toBe(document.uuid);
+}
+
+/** Every row of every moved table is in the shard its routing names among four. */
+async function expectEveryRowRouted(): Promise<void> {
+  const environments = await credentialEnvironments();
+  for (const { table, shard, row } of await everyRow()) {
+    expect({ table, row, shard }).toEqual({
+      table,
+      row,
+      shard: routedShard(table, row, environments),
+    });
+  }
+}
 
 /** Steps from `cursor` until done, or `limit` steps; the cursor reached. */
 async function runSteps(
@@ -211,14 +242,7 @@ describe("rebalance from 2 to 4 shards", () => {
 
       const after = await everyRow();
       expect(sorted(after)).toEqual(sorted(before));
-      const environments = await credentialEnvironments();
-      for (const { table, shard, row } of after) {
-        expect({ table, row, shard }).toEqual({
-          table,
-          row,
-          shard: routedShard(table, row, environments),
-        });
-      }
+      await expectEveryRowRouted();
       expect(after.some(({ shard }) => shard >= FROM)).toBe(true);
 
       // Run again from the start: nothing moves, nothing changes.
@@ -227,29 +251,11 @@ describe("rebalance from 2 to 4 shards", () => {
 
       const request = callWithClock(fixedClock(NOW + 60_000));
       for (const { key, document } of issued.documents) {
-        const api = documentsApi(request, key);
-        const read = await api.get(document.uuid);
         if (document.uuid === issued.deleted) {
+          const read = await documentsApi(request, key).get(document.uuid);
           expect(read.status).toBe(404);
-          continue;
-        }
-        expect(read.status).toBe(200);
-        const pdf = await request(qrPath(document.url));
-        expect(pdf.status).toBe(200);
-        expect(await sha256Of(await pdf.arrayBuffer())).toBe(
-          document.pdf.sha256,
-        );
-        if (document.reference) {
-          expect((await api.get(`ref/${document.reference}`)).status).toBe(200);
-          // The reference is still held: the same body is its retry.
-          const retry = await api.create({
-            ...minimalRequest(),
-            reference: document.reference,
-          });
-          expect(retry.status).toBe(200);
-          expect(((await retry.json()) as DocumentResultBody).uuid).toBe(
-            document.uuid,
-          );
+        } else {
+          await expectServed(request, key, document);
         }
       }
       const { key } = issued.documents[0] ?? { key: "" };
@@ -351,10 +357,7 @@ describe("rebalance from 2 to 4 shards", () => {
       expect(body.state).toBe("done");
       expect(body.cursor).toBeNull();
       expect(body.moved.documents).toBeGreaterThan(0);
-      const environments = await credentialEnvironments();
-      for (const { table, shard, row } of await everyRow()) {
-        expect(shard).toBe(routedShard(table, row, environments));
-      }
+      await expectEveryRowRouted();
     },
     HEAVY_TEST_MS,
   );
@@ -407,24 +410,18 @@ describe("while a rebalance runs (SHARDS_BEFORE set)", () => {
           ).get(first.document.uuid)
         ).status,
       ).toBe(404);
-      for (const { key, document } of inFormer) {
-        const api = documentsApi(request, key);
-        expect((await api.get(document.uuid)).status).toBe(200);
-        if (document.reference) {
-          expect((await api.get(`ref/${document.reference}`)).status).toBe(200);
-          const retry = await api.create({
-            ...minimalRequest(),
-            reference: document.reference,
-          });
-          expect(retry.status).toBe(200);
-        }
-      }
       const [, toDelete, toCorrect, toOpen] = inFormer as [
         (typeof inFormer)[0],
         (typeof inFormer)[0],
         (typeof inFormer)[0],
         (typeof inFormer)[0] | undefined,
       ];
+      // Served (their QR links opened) all but the two deleted and corrected below.
+      for (const { key, document } of inFormer) {
+        if (document !== toDelete.document && document !== toCorrect.document) {
+          await expectServed(request, key, document);
+        }
+      }
       expect(
         (
           await documentsApi(request, toDelete.key).remove(
@@ -462,10 +459,7 @@ describe("while a rebalance runs (SHARDS_BEFORE set)", () => {
             .status,
         ).toBe(409);
       }
-      const environments = await credentialEnvironments();
-      for (const { table, shard, row } of await everyRow()) {
-        expect(shard).toBe(routedShard(table, row, environments));
-      }
+      await expectEveryRowRouted();
     },
     HEAVY_TEST_MS,
   );
