@@ -138,10 +138,15 @@ async function downloadSettled(
   if (record && isSettledAccessToRecord(link.uuid, now)) {
     services.background(
       "qr_access",
-      recordQrAccess(documentShard(services.shards, link.uuid), link.uuid, {
-        at: now,
-        requestId: services.requestId,
-      }),
+      writeMoving(
+        services,
+        (shards) => documentShard(shards, link.uuid),
+        (db) =>
+          recordQrAccess(db, link.uuid, {
+            at: now,
+            requestId: services.requestId,
+          }),
+      ),
     );
   }
   return { uuid: link.uuid, bytes };
