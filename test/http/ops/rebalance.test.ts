@@ -136,6 +136,14 @@ async function expectServed(
   expect(((await retry.json()) as DocumentResultBody).uuid).toBe(document.uuid);
 }
 
+/** How many documents a key's list counts. */
+const listTotal = async (request: Call, key: string): Promise<number> =>
+  (
+    (await (await documentsApi(request, key).list()).json()) as {
+      meta: { total: number };
+    }
+  ).meta.total;
+
 /** Every row of every moved table is in the shard its routing names among four. */
 async function expectEveryRowRouted(): Promise<void> {
   const environments = await credentialEnvironments();
@@ -164,19 +172,33 @@ async function runSteps(
   return { cursor: at, moved };
 }
 
+/** Whether a credential's list lives in another shard among four than among two. */
+const homeMoves = (credentialId: string): boolean =>
+  shardOfBucket(
+    credentialBucket({ id: credentialId, environment: "test" }),
+    4,
+  ) >= FROM;
+
 /** What two shards' service issued: keys, documents with references, a correction, a deletion, a QR access, leftovers. */
 async function issueOnTwoShards(tag: string) {
   const ops = opsClient(twoShards);
   const keys: string[] = [];
-  for (const name of ["Uno SL", "Dos SL", "Tres SL", "Cuatro SL"]) {
+  let listsMoving = 0;
+  // At least four keys, and one whose list moves to another home shard.
+  while (keys.length < 4 || listsMoving === 0) {
     const response = await ops(
       "/ops/v1/keys",
       opsJson("POST", {
-        organization: `Rebalance ${name} ${tag}`,
+        organization: `Rebalance ${keys.length} ${tag}`,
         environment: "test",
       }),
     );
-    keys.push(((await response.json()) as { key: string }).key);
+    const issued = (await response.json()) as {
+      key: string;
+      credential_id: string;
+    };
+    keys.push(issued.key);
+    if (homeMoves(issued.credential_id)) listsMoving++;
   }
   const request = callWithClock(fixedClock(NOW), twoShards);
   const documents: { key: string; document: DocumentResultBody }[] = [];
@@ -393,6 +415,17 @@ describe("while a rebalance runs (SHARDS_BEFORE set)", () => {
 
       // Credentials and reservations moved, documents not yet.
       cursor = await stepUntil("documents", cursor);
+      // Lists not moved yet: read in both home shards, each entry once.
+      const listed = new Map<string, number>();
+      for (const key of keys) {
+        const expected =
+          issued.documents.filter(
+            (entry) =>
+              entry.key === key && entry.document.uuid !== issued.deleted,
+          ).length + (key === issued.documents[0]?.key ? 1 : 0);
+        expect(await listTotal(request, key)).toBe(expected);
+        listed.set(key, expected);
+      }
       const inFormer = issued.documents.filter(
         ({ document }) =>
           document.uuid !== issued.deleted &&
@@ -441,6 +474,11 @@ describe("while a rebalance runs (SHARDS_BEFORE set)", () => {
 
       await runSteps(cursor);
       const after = callWithClock(fixedClock(NOW + 120_000));
+      listed.set(toDelete.key, (listed.get(toDelete.key) ?? 0) - 1);
+      listed.set(toCorrect.key, (listed.get(toCorrect.key) ?? 0) + 1);
+      for (const [key, total] of listed) {
+        expect(await listTotal(after, key)).toBe(total);
+      }
       expect(
         (await documentsApi(after, toDelete.key).get(toDelete.document.uuid))
           .status,
