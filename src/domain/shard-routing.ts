@@ -158,6 +158,12 @@ export const directoryShard = <T>(shards: readonly T[]): T => shards[0] as T;
 // bucket moves is in the shard the former count routed it to, in its shard
 // now, or, mid-move, in both: the mover copies before it deletes.
 
+/** The route of a document's rows (its audit trail, notes, marks), for the helpers below. */
+export const toDocument =
+  (uuid: string) =>
+  <T>(shards: readonly T[]): T =>
+    documentShard(shards, uuid);
+
 /** Shards and, while a rebalance runs, their count before it. */
 export interface ShardsMoving<T> {
   shards: readonly T[];

@@ -9,7 +9,12 @@ import {
 import type { DocumentRow, Environment } from "../../db/schema";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
-import { documentShard, findMoving, reservationShard } from "../shard-routing";
+import {
+  documentShard,
+  findMoving,
+  reservationShard,
+  toDocument,
+} from "../shard-routing";
 import { isAbandoned } from "./attempts";
 import type { DocumentServices } from "./services";
 
@@ -63,7 +68,7 @@ export async function findReserved(
   }
   const holder = await findMoving(
     services,
-    (shards) => documentShard(shards, reservation.documentUuid),
+    toDocument(reservation.documentUuid),
     (db) => findReservationHolder(db, reservation),
   );
   return { reservation, document: holder?.found };
@@ -99,10 +104,8 @@ export const findDocument = async (
   uuid: string,
 ): Promise<DocumentRow | undefined> =>
   (
-    await findMoving(
-      services,
-      (shards) => documentShard(shards, uuid),
-      (db) => findDocumentByUuid(db, uuid),
+    await findMoving(services, toDocument(uuid), (db) =>
+      findDocumentByUuid(db, uuid),
     )
   )?.found;
 
@@ -119,10 +122,8 @@ export async function findOwnDocument(
   if ("uuid" in address) {
     const { uuid } = address;
     return (
-      await findMoving(
-        services,
-        (shards) => documentShard(shards, uuid),
-        (db) => findOwnDocumentByUuid(db, credential.id, uuid),
+      await findMoving(services, toDocument(uuid), (db) =>
+        findOwnDocumentByUuid(db, credential.id, uuid),
       )
     )?.found;
   }

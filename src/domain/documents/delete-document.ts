@@ -4,9 +4,9 @@ import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
 import {
-  documentShard,
   homeShard,
   shardsHolding,
+  toDocument,
   writeMoving,
 } from "../shard-routing";
 import { isWithinDeleteWindow } from "../windows";
@@ -88,7 +88,7 @@ export async function deleteDocument(
       if (refused) throw refused;
       const { shard, done: deleted } = await writeMoving(
         services,
-        (shards) => documentShard(shards, document.uuid),
+        toDocument(document.uuid),
         (db) =>
           markDeleted(db, document.uuid, {
             at: now,

@@ -19,12 +19,12 @@ import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
 import { sha256Hex } from "../sha256";
 import {
-  documentShard,
   findMoving,
   homeShard,
   newDocumentUuid,
   randomBucket,
   referenceBucket,
+  toDocument,
   uuidBucket,
 } from "../shard-routing";
 import { ATTEMPT_COMMIT_MS } from "./attempts";
@@ -308,7 +308,7 @@ async function commitShard(
   uuid: string,
   rectifies: DocumentRow | undefined,
 ): Promise<Database> {
-  const route = (shards: readonly Database[]) => documentShard(shards, uuid);
+  const route = toDocument(uuid);
   if (!rectifies || services.shardsBefore === null)
     return route(services.shards);
   const holding = await findMoving(services, route, (db) =>

@@ -1,11 +1,10 @@
-import type { Database } from "../../db/client";
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
 import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
 import {
-  documentShard,
   findMoving,
+  toDocument,
   uuidCreatedAt,
   writeMoving,
 } from "../shard-routing";
@@ -74,8 +73,7 @@ async function downloadFromDatabase(
   // document stays a 404 whatever R2 answers.
   const pdf = services.pdfs.get(pdfObjectKey(link.uuid));
   pdf.catch(() => undefined);
-  const route = (shards: readonly Database[]) =>
-    documentShard(shards, link.uuid);
+  const route = toDocument(link.uuid);
   const row = (
     await findMoving(services, route, (db) => findQrLinkTarget(db, link.uuid))
   )?.found;
@@ -138,14 +136,11 @@ async function downloadSettled(
   if (record && isSettledAccessToRecord(link.uuid, now)) {
     services.background(
       "qr_access",
-      writeMoving(
-        services,
-        (shards) => documentShard(shards, link.uuid),
-        (db) =>
-          recordQrAccess(db, link.uuid, {
-            at: now,
-            requestId: services.requestId,
-          }),
+      writeMoving(services, toDocument(link.uuid), (db) =>
+        recordQrAccess(db, link.uuid, {
+          at: now,
+          requestId: services.requestId,
+        }),
       ),
     );
   }

@@ -4,7 +4,7 @@ import {
   findUnconfirmedReservations,
   freeReservation,
 } from "../../db/documents";
-import { documentShard, findMoving } from "../shard-routing";
+import { findMoving, toDocument } from "../shard-routing";
 import { ORPHAN_AGE_MS } from "./attempts";
 import type { DocumentServices } from "./services";
 
@@ -34,7 +34,7 @@ export async function settleCorrectionReservations(
         const holder = (
           await findMoving(
             services,
-            (shards) => documentShard(shards, reservation.documentUuid),
+            toDocument(reservation.documentUuid),
             (db) => findReservationHolder(db, reservation),
           )
         )?.found;
