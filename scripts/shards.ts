@@ -1,27 +1,44 @@
-// `npm run shards -- upgrade [--url URL] [--persist-to DIR]`: the data steps
-// of a shard change, run inside the Worker through the operations API
-// (docs/operations.md). `upgrade` moves what a single database left in DB_0
-// to the shards it routes to (docs/scale.md "Migrating from one database"),
-// a page a call until done; stopped, it is run again. `npm start` runs it
-// on the local state, `npm run deploy` on the deployment.
+// `npm run shards -- upgrade|rebalance [--from S] [--url URL] [--persist-to DIR]`:
+// the data steps of a shard change, run inside the Worker through the
+// operations API (docs/operations.md). `upgrade` moves what a single
+// database left in DB_0 to the shards it routes to (docs/scale.md
+// "Migrating from one database"), a page a call until done; `npm start`
+// runs it on the local state, `npm run deploy` on the deployment.
+// `rebalance --from S`, once DB_S … are bound, starts the job that moves
+// every row whose bucket now routes to another shard (docs/scale.md
+// "Adding shards") and waits for it, printing its progress. Stopped, either
+// is run again.
 import { parseArgs } from "node:util";
 import { withOps } from "./lib/ops-target";
 
-const USAGE = `usage: npm run shards -- upgrade [--url URL] [--persist-to DIR]`;
+const USAGE = `usage: npm run shards -- upgrade [--url URL] [--persist-to DIR]
+       npm run shards -- rebalance --from S [--url URL] [--persist-to DIR]`;
 
 const { values, positionals } = parseArgs({
   options: {
+    from: { type: "string" },
     url: { type: "string" },
     "persist-to": { type: "string" },
   },
   allowPositionals: true,
 });
-if (positionals.join(" ") !== "upgrade") {
+const command = positionals.join(" ");
+const from = Number(values.from);
+if (
+  !(command === "upgrade" && values.from === undefined) &&
+  !(command === "rebalance" && Number.isInteger(from) && from >= 1)
+) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
-const moved = await withOps(
-  { url: values.url, persistTo: values["persist-to"] },
-  (ops) => ops.upgradeShards(),
+const target = { url: values.url, persistTo: values["persist-to"] };
+const moved = await withOps(target, (ops) =>
+  command === "upgrade"
+    ? ops.upgradeShards()
+    : ops.rebalanceShards(from, (progress) =>
+        process.stderr.write(
+          `${JSON.stringify({ cursor: progress.cursor, moved: progress.moved, last_error: progress.last_error })}\n`,
+        ),
+      ),
 );
 console.log(JSON.stringify({ moved }));

@@ -86,6 +86,16 @@ const settingsSchema = z.object({
   QR_KEYRING: keyring("QR_KEYRING"),
   // Unset: the operations API does not exist (404), the rest works.
   SUPPORT_KEYRING: keyring("SUPPORT_KEYRING").optional(),
+  // Set while a rebalance runs (docs/scale.md "Adding shards"): the shard
+  // count before DB_{SHARDS_BEFORE} … were bound; empty otherwise.
+  SHARDS_BEFORE: z
+    .string()
+    .regex(/^([1-9][0-9]{0,3})?$/, {
+      error:
+        "must be the shard count before the last ones were added, or empty",
+    })
+    .default("")
+    .transform((value) => (value === "" ? null : Number(value))),
   OPS_ALLOWED_IPS: z
     .string()
     .default("")
@@ -113,6 +123,8 @@ export interface Config {
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
   ops: OpsConfig;
+  /** The shard count before a rebalance still running; null when none runs. */
+  shardsBefore: number | null;
 }
 
 /** Who may call the operations API (docs/operations.md). */
@@ -173,6 +185,7 @@ export function readConfig(vars: Record<string, unknown>): Config {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,
     },
+    shardsBefore: env.SHARDS_BEFORE,
   };
 }
 

@@ -5,6 +5,7 @@ import { createScheduledHandler } from "./scheduled";
 
 export { NamedLock } from "./durable-objects/named-lock";
 export { RateLimiter } from "./durable-objects/rate-limiter";
+export { ShardRebalance } from "./durable-objects/shard-rebalance";
 
 const dependencies = { clock: systemClock, renderPdf: renderDocumentPdf };
 

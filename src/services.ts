@@ -32,6 +32,7 @@ export function createServices(
   }
   return {
     shards,
+    shardsBefore: config.shardsBefore,
     clock: dependencies.clock,
     pdfs: createPdfStore(env.PDFS, config.pdfKeyring),
     edgeCache: createPdfEdgeCache(dependencies.edgeCache ?? caches.default),

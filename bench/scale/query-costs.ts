@@ -264,6 +264,7 @@ export function measureQueryCosts(
     const bucket = new MemoryBucket();
     const cron = (at: number) => ({
       shards: [db],
+      shardsBefore: null,
       clock: { now: () => at },
       archives: createArchiveStore(bucket.asR2(), pdfKeyring),
       pdfs: createPdfStore(bucket.asR2(), pdfKeyring),

@@ -100,5 +100,41 @@ export function opsClient({ url, secret }: OpsTarget) {
       } while (cursor !== null);
       return moved;
     },
+    /**
+     * Starts the rebalance from `from` shards (docs/scale.md "Adding
+     * shards"), or finds the pass running, and waits for it to finish,
+     * telling `onProgress` each time it looks; the rows moved per table.
+     */
+    async rebalanceShards(
+      from: number,
+      onProgress: (progress: RebalanceProgress) => void,
+      pollMs = 1_000,
+    ): Promise<Record<string, number>> {
+      let progress = await request<RebalanceProgress>(
+        "POST",
+        "/ops/v1/shards/rebalance",
+        { from },
+      );
+      while (progress.state !== "done") {
+        onProgress(progress);
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        progress = await request<RebalanceProgress>(
+          "GET",
+          "/ops/v1/shards/rebalance",
+        );
+      }
+      return progress.moved;
+    },
   };
+}
+
+/** The rebalance job's progress, as GET /ops/v1/shards/rebalance answers it. */
+interface RebalanceProgress {
+  from: number;
+  to: number;
+  state: "running" | "done";
+  cursor: { table: string; shard: number; after: number } | null;
+  moved: Record<string, number>;
+  steps: number;
+  last_error: string | null;
 }

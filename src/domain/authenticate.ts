@@ -8,7 +8,11 @@ import {
   isDocumentLocale,
 } from "../schemas/document-locale";
 import type { PresentedKey } from "./api-keys";
-import { credentialShard } from "./shard-routing";
+import {
+  credentialShard,
+  findMoving,
+  type ShardsMoving,
+} from "./shard-routing";
 
 /** The caller behind a valid API key. */
 export interface Credential {
@@ -27,17 +31,20 @@ export interface Credential {
  * unknown, revoked or expired key; 403 when the caller's IP is not allowed.
  */
 export async function authenticate(
-  shards: readonly Database[],
+  shards: ShardsMoving<Database>,
   clock: Clock,
   key: PresentedKey | null,
   clientIp: string,
 ): Promise<Credential> {
   if (!key) throw new DomainError("UNAUTHENTICATED");
   const { environment, keyHash } = key;
-  const row = await findCredentialByKeyHash(
-    credentialShard(shards, keyHash, environment),
-    keyHash,
-  );
+  const row = (
+    await findMoving(
+      shards,
+      (all) => credentialShard(all, keyHash, environment),
+      (db) => findCredentialByKeyHash(db, keyHash),
+    )
+  )?.found;
   if (
     !row ||
     !sameHash(row.keyHash, keyHash) ||

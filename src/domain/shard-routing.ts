@@ -153,3 +153,75 @@ export const credentialShard = <T>(
  * and its organization are read together wherever the credential lives.
  */
 export const directoryShard = <T>(shards: readonly T[]): T => shards[0] as T;
+
+// While a rebalance runs (docs/scale.md "Adding shards"), a row whose
+// bucket moves is in the shard the former count routed it to, in its shard
+// now, or, mid-move, in both: the mover copies before it deletes.
+
+/** The route of a document's rows (its audit trail, notes, marks), for the helpers below. */
+export const toDocument =
+  (uuid: string) =>
+  <T>(shards: readonly T[]): T =>
+    documentShard(shards, uuid);
+
+/** Shards and, while a rebalance runs, their count before it. */
+export interface ShardsMoving<T> {
+  shards: readonly T[];
+  shardsBefore: number | null;
+}
+
+/** The shard `route` picked before the rebalance running, when it is not the one it picks now. */
+function formerShard<T>(
+  { shards, shardsBefore }: ShardsMoving<T>,
+  route: (shards: readonly T[]) => T,
+): T | null {
+  if (shardsBefore === null || shardsBefore >= shards.length) return null;
+  const former = route(shards.slice(0, shardsBefore));
+  return former === route(shards) ? null : former;
+}
+
+/**
+ * What `read` finds of a row and the shard it is in: the former shard is
+ * read first, so that a row moved in between (copied, then deleted) is
+ * found in the current one.
+ */
+export async function findMoving<T, R>(
+  where: ShardsMoving<T>,
+  route: (shards: readonly T[]) => T,
+  read: (shard: T) => Promise<R | null | undefined>,
+): Promise<{ shard: T; found: R } | undefined> {
+  for (const shard of [formerShard(where, route), route(where.shards)]) {
+    if (shard === null) continue;
+    const found = await read(shard);
+    if (found !== null && found !== undefined) return { shard, found };
+  }
+  return undefined;
+}
+
+/**
+ * A conditional write where the row is: in the former shard first, then,
+ * where it took no effect, in the current one. Landing on the former copy
+ * before the mover deletes it keeps that copy there (the mover deletes only
+ * a row still as it read it) until the next step merges it.
+ */
+export async function writeMoving<T>(
+  where: ShardsMoving<T>,
+  route: (shards: readonly T[]) => T,
+  write: (shard: T) => Promise<boolean>,
+): Promise<{ shard: T; done: boolean }> {
+  const former = formerShard(where, route);
+  if (former !== null && (await write(former))) {
+    return { shard: former, done: true };
+  }
+  const shard = route(where.shards);
+  return { shard, done: await write(shard) };
+}
+
+/** Every shard that may hold the row `route` places: the former one while a rebalance runs, and the current one. */
+export const shardsHolding = <T>(
+  where: ShardsMoving<T>,
+  route: (shards: readonly T[]) => T,
+): T[] =>
+  [formerShard(where, route), route(where.shards)].filter(
+    (shard): shard is T => shard !== null,
+  );

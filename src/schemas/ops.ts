@@ -108,6 +108,29 @@ export const upgradeStepSchema = z.strictObject({
   next: upgradeCursorSchema.nullable(),
 });
 
+export const rebalanceRequestSchema = z.strictObject({
+  /** The shard count before DB_{from} … were bound. */
+  from: z.int().min(1).max(4096),
+});
+
+const rebalanceCursorSchema = z.strictObject({
+  table: z.string(),
+  shard: z.int(),
+  after: z.int(),
+});
+
+export const rebalanceProgressSchema = z.strictObject({
+  from: z.int(),
+  to: z.int(),
+  state: z.enum(["running", "done"]),
+  cursor: rebalanceCursorSchema.nullable(),
+  moved: z.record(z.string(), z.int()),
+  steps: z.int(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+});
+
 export const opsCallsSchema = z.array(
   z.strictObject({
     request_id: z.string(),

@@ -68,6 +68,14 @@ import {
   findStalePendingPdfObjects,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
+import {
+  copyOrganizationsPage,
+  copyRows,
+  deleteUnchangedRows,
+  MOVES,
+  type MovedTable,
+  pageOfTable,
+} from "../../src/db/rebalance";
 import { type DocumentRow, documents } from "../../src/db/schema";
 import {
   copyCredentials,
@@ -368,6 +376,25 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     const [moved] = await realCredentialsAfter(db, null, 1);
     if (moved) await deleteMovedCredentials(db, [moved.credential]);
   },
+  async pageOfTable(db) {
+    for (const table of Object.keys(MOVES) as MovedTable[]) {
+      await pageOfTable(db, table, 0, 100);
+    }
+  },
+  // Into the shard they were read from: ignored, merged, or (events) skipped.
+  async copyRows(db) {
+    for (const table of Object.keys(MOVES) as MovedTable[]) {
+      await copyRows(db, table, await pageOfTable(db, table, 0, 100));
+    }
+  },
+  async deleteUnchangedRows(db) {
+    for (const table of Object.keys(MOVES) as MovedTable[]) {
+      const rows = await pageOfTable(db, table, 0, 100);
+      await deleteUnchangedRows(db, table, rows);
+      await copyRows(db, table, rows);
+    }
+  },
+  copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
 };
 
 /** The statements each exercise sent, by the SQL text. */

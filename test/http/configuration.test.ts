@@ -63,6 +63,8 @@ describe("a malformed configuration", () => {
     ["DEMO_ENABLED", "yes"],
     ["BASE_URL", "deca.example"],
     ["DEPLOYMENT", "staging"],
+    ["SHARDS_BEFORE", "0"],
+    ["SHARDS_BEFORE", "four"],
     ["PDF_KEYRING", SECRET],
     ["QR_KEYRING", `{"current":"v1","keys":{"v1":"${SECRET}"}}`],
   ])(

@@ -9,7 +9,12 @@ import {
 import type { DocumentRow, Environment } from "../../db/schema";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
-import { documentShard, reservationShard } from "../shard-routing";
+import {
+  documentShard,
+  findMoving,
+  reservationShard,
+  toDocument,
+} from "../shard-routing";
 import { isAbandoned } from "./attempts";
 import type { DocumentServices } from "./services";
 
@@ -32,24 +37,41 @@ export interface Reserved {
  * document of a reference lives in its reservation's shard).
  */
 export async function findReserved(
-  services: Pick<DocumentServices, "shards">,
+  services: Pick<DocumentServices, "shards" | "shardsBefore">,
   scope: { organizationId: string; environment: Environment },
   reference: string,
   pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<Reserved | undefined> {
   const shard = reservationShard(services.shards, scope, reference);
-  const found = await findReservation(shard, scope, reference, pendingPdf);
+  // The note goes where the document will commit: the reference's shard now.
+  const found =
+    (await findReservation(shard, scope, reference, pendingPdf)) ??
+    (services.shardsBefore === null
+      ? undefined
+      : (
+          await findMoving(
+            services,
+            (shards) => reservationShard(shards, scope, reference),
+            (db) => findReservation(db, scope, reference),
+          )
+        )?.found);
   if (!found) return undefined;
   const { reservation } = found;
   if (found.document) return { reservation, document: found.document };
   const elsewhere = documentShard(services.shards, reservation.documentUuid);
-  if (elsewhere === shard && reservation.rectifiesUuid === null) {
+  if (
+    elsewhere === shard &&
+    reservation.rectifiesUuid === null &&
+    services.shardsBefore === null
+  ) {
     return { reservation, document: undefined };
   }
-  return {
-    reservation,
-    document: await findReservationHolder(elsewhere, reservation),
-  };
+  const holder = await findMoving(
+    services,
+    toDocument(reservation.documentUuid),
+    (db) => findReservationHolder(db, reservation),
+  );
+  return { reservation, document: holder?.found };
 }
 
 /**
@@ -77,11 +99,15 @@ export async function freeIfAbandoned(
 }
 
 /** Any document by uuid, whatever its owner, state or age, from its shard. */
-export const findDocument = (
-  services: Pick<DocumentServices, "shards">,
+export const findDocument = async (
+  services: Pick<DocumentServices, "shards" | "shardsBefore">,
   uuid: string,
 ): Promise<DocumentRow | undefined> =>
-  findDocumentByUuid(documentShard(services.shards, uuid), uuid);
+  (
+    await findMoving(services, toDocument(uuid), (db) =>
+      findDocumentByUuid(db, uuid),
+    )
+  )?.found;
 
 /**
  * The caller's own document at an address, whatever its state or age; another
@@ -89,16 +115,17 @@ export const findDocument = (
  * names only its own version, never a later correction.
  */
 export async function findOwnDocument(
-  services: Pick<DocumentServices, "shards">,
+  services: Pick<DocumentServices, "shards" | "shardsBefore">,
   credential: Credential,
   address: DocumentAddress,
 ): Promise<DocumentRow | undefined> {
   if ("uuid" in address) {
-    return findOwnDocumentByUuid(
-      documentShard(services.shards, address.uuid),
-      credential.id,
-      address.uuid,
-    );
+    const { uuid } = address;
+    return (
+      await findMoving(services, toDocument(uuid), (db) =>
+        findOwnDocumentByUuid(db, credential.id, uuid),
+      )
+    )?.found;
   }
   const row = (await findReserved(services, credential, address.reference))
     ?.document;
@@ -112,7 +139,7 @@ export async function findOwnDocument(
  * reference is resolved to its uuid first.
  */
 export async function withOwnDocumentLocked<T>(
-  services: Pick<DocumentServices, "shards" | "locks">,
+  services: Pick<DocumentServices, "shards" | "shardsBefore" | "locks">,
   credential: Credential,
   address: DocumentAddress,
   work: (document: DocumentRow | undefined) => Promise<T>,

@@ -26,7 +26,7 @@ export interface CorrectionReservation {
   fresh: boolean;
 }
 
-type Services = Pick<DocumentServices, "shards" | "clock">;
+type Services = Pick<DocumentServices, "shards" | "shardsBefore" | "clock">;
 
 /**
  * Reserves the new reference of the correction `uuid` of `rectifiesUuid`.

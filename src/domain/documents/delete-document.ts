@@ -3,7 +3,12 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
-import { documentShard, homeShard } from "../shard-routing";
+import {
+  homeShard,
+  shardsHolding,
+  toDocument,
+  writeMoving,
+} from "../shard-routing";
 import { isWithinDeleteWindow } from "../windows";
 import {
   type DocumentAddress,
@@ -36,15 +41,20 @@ function refusal(
 }
 
 /**
- * Takes a deleted document off its credential's list, in the list's shard,
- * while the document's lock is released: the answer waits for both at once.
+ * Takes a deleted document off its credential's list, in the list's shard
+ * (and, while a rebalance moves it, in its former one), while the
+ * document's lock is released: the answer waits for both at once.
  */
 function unlist(
   services: DocumentServices,
   credential: Credential,
   uuid: string,
 ): { done: Promise<void> } {
-  const done = deleteSummaries(homeShard(services.shards, credential), [uuid]);
+  const done = Promise.all(
+    shardsHolding(services, (shards) => homeShard(shards, credential)).map(
+      (shard) => deleteSummaries(shard, [uuid]),
+    ),
+  ).then(() => undefined);
   done.catch(() => undefined);
   return { done };
 }
@@ -105,13 +115,17 @@ export async function deleteDocument(
           now,
         );
       }
-      const shard = documentShard(services.shards, document.uuid);
-      const deleted = await markDeleted(shard, document.uuid, {
-        at: now,
-        reason: request.reason,
-        credentialId: credential.id,
-        requestId: services.requestId,
-      });
+      const { done: deleted } = await writeMoving(
+        services,
+        toDocument(document.uuid),
+        (db) =>
+          markDeleted(db, document.uuid, {
+            at: now,
+            reason: request.reason,
+            credentialId: credential.id,
+            requestId: services.requestId,
+          }),
+      );
       // A QR access may have landed between the read and the write.
       if (!deleted) {
         const current = await findDocument(services, document.uuid);

@@ -19,11 +19,12 @@ import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
 import { sha256Hex } from "../sha256";
 import {
-  documentShard,
+  findMoving,
   homeShard,
   newDocumentUuid,
   randomBucket,
   referenceBucket,
+  toDocument,
   uuidBucket,
 } from "../shard-routing";
 import { ATTEMPT_COMMIT_MS } from "./attempts";
@@ -43,6 +44,10 @@ import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
+
+/** The uuid of the document an object key names. */
+export const uuidOfObjectKey = (objectKey: string): string =>
+  objectKey.replace(/^documents\//, "").replace(/\.pdf$/, "");
 
 /**
  * Issues a new version (a demo session only up to its document limit, every
@@ -188,7 +193,7 @@ async function issueVersion(
   const { metadata: _, ...data } = request;
   const { uuid, createdAt } =
     plan ?? planIssue(services, credential, data.reference, rectifies);
-  const db = documentShard(services.shards, uuid);
+  const db = await commitShard(services, uuid, rectifies);
   const objectKey = pdfObjectKey(uuid);
   // A correction's new reference first: a conflict costs no rendering.
   const reservation =
@@ -291,6 +296,25 @@ async function issueVersion(
   );
   await listing.catch(() => undefined);
   return row;
+}
+
+/**
+ * Where a version commits: its uuid's shard; a correction, beside its
+ * original (same bucket), in the shard that still holds it while a
+ * rebalance runs, since its commit is conditional on it.
+ */
+async function commitShard(
+  services: DocumentServices,
+  uuid: string,
+  rectifies: DocumentRow | undefined,
+): Promise<Database> {
+  const route = toDocument(uuid);
+  if (!rectifies || services.shardsBefore === null)
+    return route(services.shards);
+  const holding = await findMoving(services, route, (db) =>
+    findDocumentByUuid(db, rectifies.uuid),
+  );
+  return holding?.shard ?? route(services.shards);
 }
 
 const alreadyRectified = (): DomainError =>

@@ -3,7 +3,12 @@ import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
-import { documentShard, uuidCreatedAt } from "../shard-routing";
+import {
+  findMoving,
+  toDocument,
+  uuidCreatedAt,
+  writeMoving,
+} from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { pdfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
@@ -66,12 +71,14 @@ async function downloadFromDatabase(
   record: boolean,
   pdf = services.pdfs.get(pdfObjectKey(link.uuid)),
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
-  const shard = documentShard(services.shards, link.uuid);
   // The PDF is fetched while D1 is read (its key is the uuid's), and looked
   // at only once the link is known to open: an unknown or deleted
   // document stays a 404 whatever R2 answers.
   pdf.catch(() => undefined);
-  const row = await findQrLinkTarget(shard, link.uuid);
+  const route = toDocument(link.uuid);
+  const row = (
+    await findMoving(services, route, (db) => findQrLinkTarget(db, link.uuid))
+  )?.found;
   const now = services.clock.now();
   if (!row || row.qrKeyVersion !== version || !opens(row, link, now)) {
     throw notFound();
@@ -80,10 +87,9 @@ async function downloadFromDatabase(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const accessed = await recordQrAccess(shard, row.uuid, {
-    at: now,
-    requestId: services.requestId,
-  });
+  const { done: accessed } = await writeMoving(services, route, (db) =>
+    recordQrAccess(db, row.uuid, { at: now, requestId: services.requestId }),
+  );
   // Deleted between the read and the write: the deletion won.
   if (!accessed) throw notFound();
   return { uuid: row.uuid, bytes };
@@ -142,10 +148,12 @@ async function downloadSettled(
   if (record && isSettledAccessToRecord(link.uuid, now)) {
     services.background(
       "qr_access",
-      recordQrAccess(documentShard(services.shards, link.uuid), link.uuid, {
-        at: now,
-        requestId: services.requestId,
-      }),
+      writeMoving(services, toDocument(link.uuid), (db) =>
+        recordQrAccess(db, link.uuid, {
+          at: now,
+          requestId: services.requestId,
+        }),
+      ),
     );
   }
   return { uuid: link.uuid, bytes };

@@ -32,6 +32,11 @@ export type Background = (task: string, work: Promise<unknown>) => void;
 export interface DocumentServices {
   /** The D1 shards, DB_0 first; src/domain/shard-routing.ts picks one. */
   shards: readonly Database[];
+  /**
+   * While a rebalance runs, the shard count before it (the first ones of
+   * `shards`): a row not yet moved is still where that count routed it.
+   */
+  shardsBefore: number | null;
   clock: Clock;
   pdfs: PdfStore;
   /** Settled documents' PDFs at the edge, for their QR links. */

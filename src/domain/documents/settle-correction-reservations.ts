@@ -11,15 +11,15 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
-import { documentShard } from "../shard-routing";
+import { findMoving, toDocument } from "../shard-routing";
 import { ORPHAN_AGE_MS } from "./attempts";
 import type { DocumentServices } from "./services";
 
-// A round: the reservations; for each, its holder read (a batch of two) and
-// its confirmation or release.
-const ROUND: RoundCost = { look: 1, fixed: 0, perRow: 3, rows: 50 };
+// A round: the reservations; for each, its holder read (a batch of two, in
+// two shards while a rebalance runs) and its confirmation or release.
+const ROUND: RoundCost = { look: 1, fixed: 0, perRow: 5, rows: 50 };
 
-type Services = Pick<DocumentServices, "shards" | "clock">;
+type Services = Pick<DocumentServices, "shards" | "shardsBefore" | "clock">;
 
 /** One round in `shard`: up to `limit` reservations settled. */
 async function settleRound(
@@ -30,10 +30,11 @@ async function settleRound(
   const before = services.clock.now() - ORPHAN_AGE_MS;
   const unconfirmed = await findUnconfirmedReservations(shard, before, limit);
   for (const reservation of unconfirmed) {
-    const holder = await findReservationHolder(
-      documentShard(services.shards, reservation.documentUuid),
-      reservation,
-    );
+    const holder = (
+      await findMoving(services, toDocument(reservation.documentUuid), (db) =>
+        findReservationHolder(db, reservation),
+      )
+    )?.found;
     await (holder
       ? confirmReservation(shard, reservation, holder.uuid)
       : freeReservation(shard, reservation));

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/client";
-import { findDocumentByUuid, insertSummary } from "../../db/documents";
+import { insertSummary } from "../../db/documents";
 import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,
@@ -10,20 +10,22 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
-import { documentShard, homeShard } from "../shard-routing";
+import { homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
+import { findDocument } from "./addressing";
 import { ORPHAN_AGE_MS } from "./attempts";
+import { uuidOfObjectKey } from "./issue-document";
 import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
-// A round: the notes; for each note at most its document's read and its
-// listing; the notes' removal.
-const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 2, rows: 50 };
+// A round: the notes; for each note at most its document's read (in two
+// shards while a rebalance runs) and its listing; the notes' removal.
+const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 3, rows: 50 };
 
-type SweepServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
-
-const uuidOfObjectKey = (objectKey: string): string =>
-  objectKey.replace(/^documents\//, "").replace(/\.pdf$/, "");
+type SweepServices = Pick<
+  DocumentServices,
+  "shards" | "shardsBefore" | "clock" | "pdfs"
+>;
 
 /**
  * Finishes an issue whose Worker died: a committed document is listed (if
@@ -34,12 +36,9 @@ async function settle(
   services: SweepServices,
   objectKey: string,
 ): Promise<void> {
-  // From the uuid's shard: a note may outlive a move of its document.
-  const uuid = uuidOfObjectKey(objectKey);
-  const document = await findDocumentByUuid(
-    documentShard(services.shards, uuid),
-    uuid,
-  );
+  // From the uuid's shard (or its former one while a rebalance runs): a
+  // note may outlive a move of its document.
+  const document = await findDocument(services, uuidOfObjectKey(objectKey));
   if (!document) return services.pdfs.delete(objectKey);
   if (
     document.deletedAt === null &&

@@ -29,7 +29,7 @@ export const requireCredential = createMiddleware<AuthenticatedEnv>(
     const early = startRateCount(services, key, ip);
     let credential: Credential;
     try {
-      credential = await authenticate(services.shards, services.clock, key, ip);
+      credential = await authenticate(services, services.clock, key, ip);
     } catch (error) {
       forgetCaller(early);
       throw error;

@@ -1,5 +1,6 @@
 import type { Operation } from "../operation";
 import { opsKeyOperations } from "./ops-keys";
+import { opsShardOperations } from "./ops-shards";
 import { opsSupportOperations } from "./ops-support";
 
 /**
@@ -9,4 +10,5 @@ import { opsSupportOperations } from "./ops-support";
 export const OPS_OPERATIONS: readonly Operation[] = [
   ...opsKeyOperations,
   ...opsSupportOperations,
+  ...opsShardOperations,
 ];

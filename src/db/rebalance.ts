@@ -1,0 +1,228 @@
+import type { Database } from "./client";
+
+// The rows a rebalance moves (docs/scale.md "Adding shards"), table by table,
+// a page at a time in rowid order, as D1 rows (column names as stored).
+// A page's rows travel as one JSON parameter (D1 binds at most 100 values a
+// statement). Moving is: upsert into the routed shard, then delete from the
+// source only the rows still exactly as read. A write that landed on the
+// source in between keeps its row there for the next pass; a lost answer
+// leaves the row in both shards, and the next pass does both again.
+
+export type MovedRow = Record<string, unknown> & { _rowid: number };
+
+interface TableMove {
+  /** The columns copied, in the order the upsert lists them. */
+  columns: readonly string[];
+  /** What the upsert does with a row already in the routed shard. */
+  onConflict: string;
+}
+
+// Set-once state fields are merged, never overwritten: a deletion, a
+// correction's mark, a first QR access or an archiving that reached either
+// copy survives. The archiver clears the body when it sets archived_at.
+const DOCUMENT_MERGE = `ON CONFLICT (uuid) DO UPDATE SET
+  deleted_at = coalesce(deleted_at, excluded.deleted_at),
+  delete_reason = coalesce(delete_reason, excluded.delete_reason),
+  rectified_by_uuid = coalesce(rectified_by_uuid, excluded.rectified_by_uuid),
+  first_qr_access_at = min(coalesce(first_qr_access_at, excluded.first_qr_access_at), coalesce(excluded.first_qr_access_at, first_qr_access_at)),
+  archived_at = coalesce(archived_at, excluded.archived_at),
+  data = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN data END,
+  metadata = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN metadata END`;
+
+export const MOVES = {
+  credentials: {
+    columns: [
+      "id",
+      "organization_id",
+      "environment",
+      "key_hash",
+      "key_prefix",
+      "key_last_four",
+      "allowed_ips",
+      "rate_limit_per_minute",
+      "created_at",
+      "revoked_at",
+      "expires_at",
+      "requester_ip",
+    ],
+    // A revocation that reached either copy holds.
+    onConflict:
+      "ON CONFLICT (id) DO UPDATE SET revoked_at = coalesce(revoked_at, excluded.revoked_at)",
+  },
+  reference_reservations: {
+    columns: [
+      "organization_id",
+      "environment",
+      "reference",
+      "document_uuid",
+      "credential_id",
+      "created_at",
+      "rectifies_uuid",
+    ],
+    // Reservations change only by a correction's retry taking its own one
+    // over, and by the cron confirming it; the copy in the routed shard is
+    // the one writes reach once it exists.
+    onConflict: "ON CONFLICT DO NOTHING",
+  },
+  documents: {
+    columns: [
+      "uuid",
+      "credential_id",
+      "organization_id",
+      "environment",
+      "reference",
+      "created_at",
+      "transport_date",
+      "rectifies_uuid",
+      "rectified_by_uuid",
+      "deleted_at",
+      "delete_reason",
+      "first_qr_access_at",
+      "data",
+      "metadata",
+      "request_hash",
+      "document_locale",
+      "qr_key_version",
+      "pdf_sha256",
+      "pdf_size_bytes",
+      "pdf_pages",
+      "expires_at",
+      "archived_at",
+    ],
+    onConflict: DOCUMENT_MERGE,
+  },
+  audit_events: {
+    // The id is each shard's own sequence: an event is recognised by what it says.
+    columns: [
+      "document_uuid",
+      "type",
+      "credential_id",
+      "request_id",
+      "occurred_at",
+    ],
+    onConflict: "",
+  },
+  pending_pdf_objects: {
+    columns: ["object_key", "created_at"],
+    onConflict: "ON CONFLICT DO NOTHING",
+  },
+  pending_deletion_marks: {
+    columns: ["document_uuid", "created_at"],
+    onConflict: "ON CONFLICT DO NOTHING",
+  },
+  document_summaries: {
+    columns: [
+      "uuid",
+      "credential_id",
+      "reference",
+      "created_at",
+      "transport_date",
+      "rectifies_uuid",
+    ],
+    onConflict: "ON CONFLICT DO NOTHING",
+  },
+} as const satisfies Record<string, TableMove>;
+
+export type MovedTable = keyof typeof MOVES;
+
+const field = (column: string) => `json_extract(j.value, '$.${column}')`;
+
+/**
+ * Up to `limit` rows of `table` after rowid `after`. A summary comes with its
+ * credential's environment where that credential lives in this shard (a demo
+ * token's, in shard 0), since a demo list stays in bucket 0.
+ */
+export async function pageOfTable(
+  db: Database,
+  table: MovedTable,
+  after: number,
+  limit: number,
+): Promise<MovedRow[]> {
+  // The operator's job, never a request: `limit` rows a call, by rowid.
+  const query =
+    table === "document_summaries"
+      ? `SELECT s.rowid AS _rowid, s.*, c.environment AS credential_environment
+         FROM document_summaries s LEFT JOIN credentials c ON c.id = s.credential_id
+         WHERE s.rowid > ? ORDER BY s.rowid LIMIT ?`
+      : `SELECT rowid AS _rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`;
+  const { results } = await db.$client
+    .prepare(query)
+    .bind(after, limit)
+    .all<MovedRow>();
+  return results;
+}
+
+/** Copies `rows` of `table` into `db`, merging them into copies already there. */
+export async function copyRows(
+  db: Database,
+  table: MovedTable,
+  rows: readonly MovedRow[],
+): Promise<void> {
+  const { columns, onConflict } = MOVES[table];
+  const list = columns.join(", ");
+  const values = columns.map(field).join(", ");
+  const query =
+    table === "audit_events"
+      ? `INSERT INTO audit_events (${list}) SELECT ${values} FROM json_each(?) j
+         WHERE NOT EXISTS (SELECT 1 FROM audit_events a WHERE ${columns
+           .map((column) => `a.${column} IS ${field(column)}`)
+           .join(" AND ")})`
+      : // WHERE true: SQLite's parser needs it before an upsert's ON CONFLICT.
+        `INSERT INTO ${table} (${list}) SELECT ${values} FROM json_each(?) j WHERE true ${onConflict}`;
+  await db.$client.prepare(query).bind(JSON.stringify(rows)).run();
+}
+
+/**
+ * Deletes from `db` those of `rows` still exactly as read; the rowids
+ * deleted. A row written since stays for the next pass.
+ */
+export async function deleteUnchangedRows(
+  db: Database,
+  table: MovedTable,
+  rows: readonly MovedRow[],
+): Promise<number[]> {
+  const same = MOVES[table].columns
+    .map((column) => `t.${column} IS ${field(column)}`)
+    .join(" AND ");
+  const { results } = await db.$client
+    .prepare(
+      `DELETE FROM ${table} WHERE rowid IN (
+         SELECT t.rowid FROM ${table} t JOIN json_each(?) j ON t.rowid = ${field("_rowid")}
+         WHERE ${same})
+       RETURNING rowid AS _rowid`,
+    )
+    .bind(JSON.stringify(rows))
+    .all<{ _rowid: number }>();
+  return results.map((row) => row._rowid);
+}
+
+/** Copies organizations of `from` after rowid `after` into `to`; the last rowid read, null at the end. */
+export async function copyOrganizationsPage(
+  from: Database,
+  to: readonly Database[],
+  after: number,
+  limit: number,
+): Promise<number | null> {
+  const { results } = await from.$client
+    .prepare(
+      "SELECT rowid AS _rowid, * FROM organizations WHERE rowid > ? ORDER BY rowid LIMIT ?",
+    )
+    .bind(after, limit)
+    .all<MovedRow>();
+  const last = results.at(-1);
+  if (!last) return null;
+  const rows = JSON.stringify(results);
+  await Promise.all(
+    to.map((db) =>
+      db.$client
+        .prepare(
+          `INSERT INTO organizations (id, name, document_locale, created_at)
+           SELECT ${["id", "name", "document_locale", "created_at"].map(field).join(", ")}
+           FROM json_each(?) j WHERE true ON CONFLICT DO NOTHING`,
+        )
+        .bind(rows)
+        .run(),
+    ),
+  );
+  return last._rowid;
+}

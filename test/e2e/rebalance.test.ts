@@ -1,0 +1,282 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { promisify } from "node:util";
+import { afterAll, expect, it } from "vitest";
+import { runLoad } from "../../scripts/lib/load";
+import { sqliteFiles } from "../../scripts/lib/sqlite-files";
+import {
+  credentialBucket,
+  keyBucket,
+  referenceBucket,
+  shardOfBucket,
+  uuidBucket,
+} from "../../src/domain/shard-routing";
+import { freePort, keys, keysAt, startService } from "./commands";
+
+// Issue 21, point 6: `npm start` on 4 shards takes a load; then the Worker
+// runs with 8 bindings (a wrangler config made for the test, DB_4 … DB_7
+// added, SHARDS_BEFORE = 4) and `npm run shards -- rebalance --from 4` runs
+// while `npm run load` goes on beside it. Nothing is lost, doubled or served
+// wrong, before or after, and every row of every shard is in its routed one.
+
+const execFileAsync = promisify(execFile);
+const SHARDS = 8;
+const CONFIG = `wrangler.rebalance-e2e-${process.pid}.toml`;
+
+let stateDir = "";
+let worker: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (worker?.pid && worker.exitCode === null) {
+    const exited = new Promise((resolve) => worker?.once("exit", resolve));
+    process.kill(-worker.pid, "SIGTERM");
+    await exited;
+  }
+  await rm(CONFIG, { force: true });
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+/** wrangler.toml with DB_4 … DB_7 bound at the top level, beside the path it is read from. */
+async function writeEightShardConfig(): Promise<void> {
+  const added = [4, 5, 6, 7].map(
+    (shard) => `
+[[d1_databases]]
+binding = "DB_${shard}"
+database_name = "deca-${shard}"
+database_id = "00000000-0000-0000-0000-00000000000${shard}"
+migrations_dir = "migrations"
+`,
+  );
+  await writeFile(
+    CONFIG,
+    `${await readFile("wrangler.toml", "utf8")}\n${added.join("")}`,
+  );
+}
+
+const wrangler = (...args: string[]) =>
+  execFileAsync("npx", ["wrangler", ...args], {
+    env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+
+/** `wrangler dev` on the eight-shard config, SHARDS_BEFORE = 4; resolves once ready. */
+async function startEightShards(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--config",
+      CONFIG,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+      "--var",
+      "SHARDS_BEFORE:4",
+      "--var",
+      "BASE_URL:",
+    ],
+    {
+      detached: true,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 120_000;
+  while (!/Ready on http/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`wrangler dev did not become ready:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return child;
+}
+
+/** The shard each row's routing names among eight, for every moved table of one D1 file. */
+function routedShardsOf(file: string): Set<number> {
+  const database = new DatabaseSync(file, { readOnly: true });
+  const shards = new Set<number>();
+  const add = (bucket: number) => shards.add(shardOfBucket(bucket, SHARDS));
+  const rows = (sql: string) =>
+    database.prepare(sql).all() as Record<string, string>[];
+  try {
+    for (const row of rows("SELECT uuid FROM documents")) {
+      add(uuidBucket(row.uuid ?? ""));
+    }
+    for (const row of rows("SELECT document_uuid FROM audit_events")) {
+      add(uuidBucket(row.document_uuid ?? ""));
+    }
+    for (const row of rows(
+      "SELECT document_uuid FROM pending_deletion_marks",
+    )) {
+      add(uuidBucket(row.document_uuid ?? ""));
+    }
+    for (const row of rows(
+      "SELECT organization_id, environment, reference FROM reference_reservations",
+    )) {
+      add(
+        referenceBucket(
+          {
+            organizationId: row.organization_id ?? "",
+            environment: row.environment as "test",
+          },
+          row.reference ?? "",
+        ),
+      );
+    }
+    for (const row of rows("SELECT key_hash, environment FROM credentials")) {
+      add(keyBucket(row.key_hash ?? "", row.environment as "test"));
+    }
+    for (const row of rows("SELECT credential_id FROM document_summaries")) {
+      add(
+        credentialBucket({ id: row.credential_id ?? "", environment: "test" }),
+      );
+    }
+  } finally {
+    database.close();
+  }
+  return shards;
+}
+
+/** Every document of a key's list (all its pages): its total, and those whose QR link serves other bytes than `pdf.sha256`. */
+async function wronglyServed(origin: string, key: string) {
+  const headers = { Authorization: `Bearer ${key}` };
+  const wrong: string[] = [];
+  let total = 0;
+  for (let page = 1; ; page++) {
+    const list = (await (
+      await fetch(`${origin}/api/v1/documents?limit=100&page=${page}`, {
+        headers,
+      })
+    ).json()) as { meta: { total: number }; data: { uuid: string }[] };
+    total = list.meta.total;
+    if (list.data.length === 0) break;
+    for (const { uuid } of list.data) {
+      const document = (await (
+        await fetch(`${origin}/api/v1/documents/${uuid}`, { headers })
+      ).json()) as { url: string; pdf: { sha256: string } };
+      const pdf = await fetch(
+        document.url.replace(/^https?:\/\/[^/]+/, origin),
+      );
+      const bytes = new Uint8Array(await pdf.arrayBuffer());
+      const digest = Buffer.from(
+        await crypto.subtle.digest("SHA-256", bytes),
+      ).toString("hex");
+      if (pdf.status !== 200 || digest !== document.pdf.sha256) {
+        wrong.push(uuid);
+      }
+    }
+  }
+  return { total, wrong };
+}
+
+const clean = {
+  lostDocuments: 0,
+  duplicateReferences: 0,
+  serverErrors: 0,
+  wrongPdfs: 0,
+};
+
+it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, every row in its routed shard", async () => {
+  stateDir = await mkdtemp(join(tmpdir(), "deca-rebalance-"));
+  const port = await freePort();
+  const service = await startService(port, stateDir);
+  let before: Awaited<ReturnType<typeof runLoad>>;
+  let firstKey: string;
+  try {
+    const created = await keys(
+      stateDir,
+      ...["create", "--org", "Before", "--env", "test"],
+      ...["--rate-limit", "1000000"],
+    );
+    firstKey = (JSON.parse(created.stdout) as { key: string }).key;
+    before = await runLoad({
+      baseUrl: `http://127.0.0.1:${port}`,
+      key: firstKey,
+      creates: 60,
+      clients: 6,
+      maxMs: 60_000,
+    });
+    expect(before).toMatchObject(clean);
+  } finally {
+    await service.stop();
+  }
+
+  await writeEightShardConfig();
+  for (const shard of [4, 5, 6, 7]) {
+    await wrangler(
+      ...["d1", "migrations", "apply", `DB_${shard}`, "--local"],
+      ...["--persist-to", stateDir, "--config", CONFIG],
+    );
+  }
+  const eightPort = await freePort();
+  worker = await startEightShards(eightPort);
+  const origin = `http://127.0.0.1:${eightPort}`;
+
+  // The documents issued on four shards are found before anything moved.
+  expect(await wronglyServed(origin, firstKey)).toMatchObject({
+    total: before.listTotal.expected,
+    wrong: [],
+  });
+
+  const second = await keysAt(
+    origin,
+    ...["create", "--org", "During", "--env", "test"],
+    ...["--rate-limit", "1000000"],
+  );
+  const secondKey = (JSON.parse(second.stdout) as { key: string }).key;
+  const load = runLoad({
+    baseUrl: origin,
+    key: secondKey,
+    creates: 80,
+    clients: 6,
+    maxMs: 90_000,
+  });
+  const rebalance = execFileAsync("npm", [
+    ...["run", "shards", "--", "rebalance"],
+    ...["--from", "4", "--url", origin],
+  ]);
+  const [during, moved] = await Promise.all([load, rebalance]);
+  expect(during).toMatchObject(clean);
+  expect(during.listTotal.served).toBe(during.listTotal.expected);
+  const { moved: rows } = JSON.parse(
+    moved.stdout.trim().split("\n").at(-1) ?? "",
+  ) as {
+    moved: Record<string, number>;
+  };
+  expect(rows.documents).toBeGreaterThan(0);
+
+  // After the move, everything of both runs is served as issued.
+  expect(await wronglyServed(origin, firstKey)).toMatchObject({
+    total: before.listTotal.expected,
+    wrong: [],
+  });
+  expect(await wronglyServed(origin, secondKey)).toMatchObject({
+    total: during.listTotal.expected,
+    wrong: [],
+  });
+
+  // Each D1 file holds the rows of one shard among eight, and the eight differ.
+  const shardsOfFiles = (await sqliteFiles(stateDir))
+    .filter((file) => file.includes("D1DatabaseObject"))
+    .filter((file) => !file.endsWith("metadata.sqlite"))
+    .map(routedShardsOf);
+  expect(shardsOfFiles.map((shards) => shards.size)).toEqual(
+    Array(SHARDS).fill(1),
+  );
+  expect(new Set(shardsOfFiles.flatMap((shards) => [...shards])).size).toBe(
+    SHARDS,
+  );
+}, 420_000);
