@@ -1,10 +1,7 @@
 import type { PDFDocument, PDFPage } from "@cantoo/pdf-lib";
-import {
-  type DocumentFonts,
-  embedDocumentFonts,
-  type FallbackFontFiles,
-} from "./fonts";
-import { drawText, finishText } from "./lines";
+import type { FontFiles } from "../domain/documents/render-port";
+import { type DocumentFonts, embedDocumentFonts } from "./fonts";
+import { drawText, finishText } from "./stream-text";
 import { drawQrCode, type QrSquare } from "./qr-code";
 import type { TextStyle } from "./styles";
 
@@ -28,7 +25,7 @@ export interface PdfDrawing {
   /** The document fonts, and the fallback fonts for what they lack. */
   embedFonts(
     pdf: PDFDocument,
-    fallbackFiles: FallbackFontFiles,
+    fallbackFiles: FontFiles,
   ): Promise<DocumentFonts>;
   canvas(page: PDFPage): PageCanvas;
 }

@@ -1,6 +1,6 @@
 import { DomainError } from "../../errors";
-import type { DocumentServices } from "../documents/services";
 import type { RateLimit } from "../rate-limits";
+import type { Services } from "../services";
 
 /** The counters of one demo IP. */
 export type DemoCounter = "tokens" | "documents";
@@ -10,7 +10,7 @@ export type DemoCounter = "tokens" | "documents";
  * until it would be allowed when a limit is reached.
  */
 export async function enforceDemoRateLimit(
-  services: Pick<DocumentServices, "rateLimits" | "clock">,
+  services: Pick<Services, "rateLimits" | "clock">,
   clientIp: string,
   counter: DemoCounter,
   limits: RateLimit[],

@@ -13,10 +13,10 @@ import {
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, serviceUnavailable } from "../../errors";
-import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
+import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import {
   findMoving,
@@ -39,8 +39,8 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
+import type { DocumentPdf, DocumentPdfInput } from "./render-port";
 import { requestHash } from "./request-hash";
-import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
@@ -60,7 +60,7 @@ export const uuidOfObjectKey = (objectKey: string): string =>
  * DOCUMENT_ALREADY_RECTIFIED (a correction: the caller reads why).
  */
 export function issueDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   rectifies?: DocumentRow,
@@ -113,7 +113,7 @@ export interface IssuePlan {
 }
 
 export function planIssue(
-  services: Pick<DocumentServices, "clock">,
+  services: Pick<Services, "clock">,
   credential: Credential,
   reference: string | null,
   rectifies?: DocumentRow,
@@ -128,7 +128,7 @@ export function planIssue(
  * fonts its text needs: a font that cannot be had is a 503.
  */
 async function renderVersion(
-  services: DocumentServices,
+  services: Services,
   input: Omit<DocumentPdfInput, "fallbackFonts">,
 ): Promise<DocumentPdf> {
   const pdf = await services.renderPdf({
@@ -184,7 +184,7 @@ export function versionRow(
 }
 
 async function issueVersion(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   rectifies: DocumentRow | undefined,
@@ -304,7 +304,7 @@ async function issueVersion(
  * rebalance runs, since its commit is conditional on it.
  */
 async function commitShard(
-  services: DocumentServices,
+  services: Services,
   uuid: string,
   rectifies: DocumentRow | undefined,
 ): Promise<Database> {
@@ -328,7 +328,7 @@ const alreadyRectified = (): DomainError =>
  * attempt left stays for the sweep, which checks again before removing.
  */
 async function commitVersion(
-  services: DocumentServices,
+  services: Services,
   db: Database,
   row: DocumentRow,
   credentialId: string,
@@ -357,7 +357,7 @@ async function commitVersion(
  * effort: whatever stays, the cron removes after checking the truth.
  */
 async function removeAttempt(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   db: Database,
   attempt: {

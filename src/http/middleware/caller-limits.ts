@@ -8,9 +8,9 @@ import {
   demoUnavailable,
   enforceDemoRateLimit,
 } from "../../domain/demo/demo-limits";
-import type { DocumentServices } from "../../domain/documents/services";
+import type { Services } from "../../domain/services";
+import type { AuthenticatedEnv } from "../../env";
 import { clientIp } from "../client-ip";
-import type { AuthenticatedEnv } from "./authenticate";
 
 /**
  * The limits of any authenticated request, checked right after
@@ -19,7 +19,7 @@ import type { AuthenticatedEnv } from "./authenticate";
  * before authentication); a demo token works only while the demo is on.
  */
 export async function enforceCallerLimits(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   early: EarlyRateCount | null,
 ): Promise<void> {
