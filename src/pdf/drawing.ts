@@ -1,8 +1,8 @@
 import type { PDFDocument, PDFPage } from "@cantoo/pdf-lib";
 import type { FontFiles } from "../domain/documents/render-port";
 import { type DocumentFonts, embedDocumentFonts } from "./fonts";
-import { drawText, finishText } from "./stream-text";
 import { drawQrCode, type QrSquare } from "./qr-code";
+import { drawText, finishText } from "./stream-text";
 import type { TextStyle } from "./styles";
 
 /** A page being drawn: pdf-lib's page for shapes, and how text and the QR code get onto it. */

@@ -6,7 +6,8 @@ import {
   freeReservation,
   type ReservationRow,
 } from "../../db/documents";
-import type { DocumentRow, Environment } from "../../db/schema";
+import type { DocumentRow } from "../../db/schema";
+import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
 import type { Services } from "../services";

@@ -4,7 +4,7 @@ import {
   type ReservationRow,
   reserveForCorrection,
 } from "../../db/documents";
-import type { Environment } from "../../db/schema";
+import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
 import type { Services } from "../services";
 import { reservationShard } from "../shard-routing";

@@ -1,6 +1,6 @@
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
-import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
+import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
 import type { Services } from "../services";

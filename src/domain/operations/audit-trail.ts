@@ -3,7 +3,7 @@
 // archiver moved to R2, in one list.
 import { toIsoTime } from "../../clock";
 import { auditEventsOfDocument } from "../../db/audit";
-import type { ArchivedDocument } from "../../storage/archive-store";
+import type { ArchivedDocument } from "../../schemas/archived-document";
 import type { Services } from "../services";
 import { documentShard } from "../shard-routing";
 
