@@ -55,7 +55,7 @@ const backgroundOf =
   (task, work) =>
     waitUntil(
       work.catch((error: unknown) =>
-        logFailure("background_task_failed", error, { task }),
+        logFailure({ event: "background_task_failed", task }, error),
       ),
     );
 
