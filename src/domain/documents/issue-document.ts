@@ -13,7 +13,10 @@ import {
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, serviceUnavailable } from "../../errors";
-import type { DocumentRequest } from "../../schemas/document-request";
+import {
+  type DocumentRequest,
+  splitRequest,
+} from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
 import type { Services } from "../services";
@@ -155,7 +158,7 @@ export function versionRow(
   request: DocumentRequest,
   facts: VersionFacts,
 ): DocumentRow {
-  const { metadata, ...data } = request;
+  const { data, metadata } = splitRequest(request);
   return {
     uuid: facts.uuid,
     credentialId: credential.id,
@@ -190,7 +193,7 @@ async function issueVersion(
   rectifies: DocumentRow | undefined,
   plan: IssuePlan | undefined,
 ): Promise<DocumentRow> {
-  const { metadata: _, ...data } = request;
+  const { data } = splitRequest(request);
   const { uuid, createdAt } =
     plan ?? planIssue(services, credential, data.reference, rectifies);
   const db = await commitShard(services, uuid, rectifies);
