@@ -2,7 +2,7 @@
 // the evaluation of the bundled issuing modules, then the first document of
 // the request named (bench/fixtures.ts), its fallback fonts read from disk.
 import { pathToFileURL } from "node:url";
-import type { FontSource } from "../src/domain/documents/services";
+import type { FontStore } from "../src/storage/font-store";
 import type { benchRequest } from "./fixtures";
 
 const [bundle, root, request = "full"] = process.argv.slice(2);
@@ -21,10 +21,10 @@ const modules = (await import(pathToFileURL(bundle).href)) as {
     body: unknown,
     uuid: string,
     createdAt: number,
-    fonts: FontSource,
+    fonts: FontStore,
   ) => Promise<unknown>;
   benchRequest: typeof benchRequest;
-  diskFontSource: (root: string) => FontSource;
+  diskFontSource: (root: string) => FontStore;
 };
 const evaluated = performance.now();
 const evaluatedCpu = cpuMs();
@@ -33,7 +33,7 @@ const evaluatedCpu = cpuMs();
 // document run together, as issuing's R2 reads do.
 const disk = modules.diskFontSource(root);
 let readSpan: { start: number; end: number } | undefined;
-const fonts: FontSource = {
+const fonts: FontStore = {
   async load(family) {
     const readStart = performance.now();
     const bytes = await disk.load(family);

@@ -5,11 +5,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cutFallbackFont } from "../scripts/lib/fallback-font-files";
-import type { FontSource } from "../src/domain/documents/services";
-import type { FallbackFamily } from "../src/pdf/fallback-families";
+import type { FallbackFamily } from "../src/font-coverage/fallback-families";
+import type { FontStore } from "../src/storage/font-store";
 
 /** The fallback fonts under the repository at `root`. */
-export function diskFontSource(root: string): FontSource {
+export function diskFontSource(root: string): FontStore {
   const files = new Map<FallbackFamily, Promise<Uint8Array>>();
   return {
     load(family) {

@@ -7,7 +7,7 @@ import {
   longText,
   MINIMAL_DOCUMENT,
 } from "../fixtures/documents";
-import type { DocumentPdfInput } from "../src/pdf/render-document";
+import type { DocumentPdfInput } from "../src/domain/documents/render-port";
 import type { DocumentData } from "../src/schemas/document-request";
 
 export const renderInput = (data: DocumentData): DocumentPdfInput => ({

@@ -4,7 +4,7 @@
 
 import { pathToFileURL } from "node:url";
 import { GCProfiler, getHeapStatistics } from "node:v8";
-import type { FontSource } from "../src/domain/documents/services";
+import type { FontStore } from "../src/storage/font-store";
 
 const [bundle, root] = process.argv.slice(2);
 if (!bundle || !root) {
@@ -17,10 +17,10 @@ const { issueWithoutIo, largestRequest, diskFontSource } = (await import(
     body: unknown,
     uuid: string,
     createdAt: number,
-    fonts: FontSource,
+    fonts: FontStore,
   ) => Promise<{ pdfBytes: number; pages: number }>;
   largestRequest: () => unknown;
-  diskFontSource: (root: string) => FontSource;
+  diskFontSource: (root: string) => FontStore;
 };
 const fonts = diskFontSource(root);
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -2,16 +2,16 @@
 // src/domain/documents/issue-document.ts and the validation before it run it:
 // validation and normalization (zod), QR link, render, SHA-256 of the PDF and
 // of the request, and encryption of the PDF for storage. No D1, no R2: the
-// fallback fonts come from the FontSource given (bench/disk-fonts.ts).
+// fallback fonts come from the FontStore given (bench/disk-fonts.ts).
 
 import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
 import { pdfObjectKey } from "../src/domain/documents/issue-document";
 import { qrUrl } from "../src/domain/documents/links";
 import { requestHash } from "../src/domain/documents/request-hash";
-import type { FontSource } from "../src/domain/documents/services";
 import { sha256Hex } from "../src/domain/sha256";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { documentRequestSchema } from "../src/schemas/document-request";
+import type { FontStore } from "../src/storage/font-store";
 import { parseKeyring } from "../src/storage/keyring";
 import { sealPdf } from "../src/storage/pdf-envelope";
 
@@ -41,7 +41,7 @@ export async function issueWithoutIo(
   body: unknown,
   uuid: string,
   createdAt: number,
-  fonts: FontSource,
+  fonts: FontStore,
 ): Promise<IssuedWithoutIo> {
   const request = documentRequestSchema.parse(body);
   const { metadata, ...data } = request;

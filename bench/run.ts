@@ -8,10 +8,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
-import {
-  type DocumentPdfInput,
-  renderDocumentPdf,
-} from "../src/pdf/render-document";
+import type { DocumentPdfInput } from "../src/domain/documents/render-port";
+import { renderDocumentPdf } from "../src/pdf/render-document";
 import { checkPdfStructure } from "../test/pdf/pdf-tools";
 import { diskFontSource } from "./disk-fonts";
 import {

@@ -12,10 +12,8 @@ import {
   MINIMAL_DOCUMENT,
   RECTIFIED_VERSION,
 } from "../fixtures/documents";
-import {
-  type RectifiedVersion,
-  renderDocumentPdf,
-} from "../src/pdf/render-document";
+import type { RectifiedVersion } from "../src/domain/documents/render-port";
+import { renderDocumentPdf } from "../src/pdf/render-document";
 import {
   DOCUMENT_LOCALES,
   type DocumentLocale,

@@ -11,8 +11,8 @@ import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import * as fontkit from "@cantoo/fontkit";
 import subsetFont from "subset-font";
-import { FALLBACK_FAMILIES } from "../src/pdf/fallback-families";
-import { neverPrinted } from "../src/pdf/never-printed";
+import { FALLBACK_FAMILIES } from "../src/font-coverage/fallback-families";
+import { neverPrinted } from "../src/font-coverage/never-printed";
 import {
   COVERAGE_FILE,
   cutFallbackFont,

@@ -5,8 +5,8 @@
 // before `wrangler deploy`, so that a deployed Worker finds every key it names.
 import { execFile } from "node:child_process";
 import { parseArgs, promisify } from "node:util";
-import { FALLBACK_FAMILIES } from "../src/pdf/fallback-families";
-import { fallbackFontKey } from "../src/pdf/font-coverage";
+import { fallbackFontKey } from "../src/font-coverage/coverage";
+import { FALLBACK_FAMILIES } from "../src/font-coverage/fallback-families";
 import { cutFallbackFont } from "./lib/fallback-font-files";
 
 const run = promisify(execFile);

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppDependencies, AppEnv } from "./env";
 import {
@@ -10,12 +11,26 @@ import { noStore } from "./http/middleware/no-store";
 import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
 import { securityHeaders } from "./http/middleware/security-headers";
-import { provideServices } from "./http/middleware/services";
 import { OPERATIONS } from "./http/operations";
 import { OPS_OPERATIONS } from "./http/operations/ops";
 import { openApiRoutes } from "./http/routes/openapi";
 import { opsOpenApiRoutes } from "./http/routes/ops-openapi";
 import { pageRoutes } from "./http/routes/pages";
+import { requestServices } from "./services";
+
+/** Puts the services of this request on the context, built from the bindings. */
+const provideServices = (dependencies: AppDependencies) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    c.set(
+      "services",
+      requestServices(c.env, dependencies, {
+        id: c.var.requestId,
+        url: c.req.url,
+        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+      }),
+    );
+    await next();
+  });
 
 /**
  * The HTTP application. Authentication is attached per route, after routing,

@@ -1,6 +1,7 @@
 import type { Clock } from "./clock";
 import type { Credential } from "./domain/authenticate";
-import type { DocumentServices, RenderPdf } from "./domain/documents/services";
+import type { RenderPdf } from "./domain/documents/render-port";
+import type { Services } from "./domain/services";
 
 /** What the app takes from outside, so that tests can pass other ones in. */
 export interface AppDependencies {
@@ -15,7 +16,12 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
-    services: DocumentServices;
+    services: Services;
     credential?: Credential;
   };
 }
+
+/** After `requireCredential`: the caller's credential is known. */
+export type AuthenticatedEnv = AppEnv & {
+  Variables: { credential: Credential };
+};

@@ -1,5 +1,3 @@
-import type { ErrorBody as ErrorBodyShape } from "./schemas/error-body";
-
 // The one error model of the API: every failure is a DomainError (one code
 // and the facts behind it) or a ValidationError (the 422 list), and the HTTP
 // layer's catalog (src/http/error-catalog.ts) turns it into the body of spec
@@ -41,8 +39,6 @@ export interface ErrorFacts {
   OPS_IP_NOT_ALLOWED: NoFacts;
 }
 
-type BodyItem = ErrorBodyShape["errors"][number];
-
 type NoFacts = Record<never, never>;
 
 export type ErrorCode = keyof ErrorFacts;
@@ -75,8 +71,12 @@ export type ValidationCode =
   | "INVALID_RANGE"
   | "DOCUMENT_TOO_LARGE";
 
-/** An item of the error body, whose code is one of the contract's. */
-export type ErrorItem = BodyItem & { code: ErrorCode | ValidationCode };
+/** An item of the error body (its schema: src/schemas/error-body.ts), whose code is one of the contract's. */
+export interface ErrorItem {
+  field: string | null;
+  code: ErrorCode | ValidationCode;
+  message: string;
+}
 
 export type ErrorBody = { errors: ErrorItem[] };
 

@@ -1,19 +1,20 @@
 /**
- * One JSON line for a failure the answer survives: the error's name and
- * message, never a value of the request.
+ * The one logger of failures: a JSON line of what the failure happened to
+ * (`about`: an event and its task, or a request id), the error's name and
+ * message, and the stack of an unexpected one; never a value of the request.
  */
 export function logFailure(
-  event: string,
+  about: Record<string, string>,
   error: unknown,
-  context: Record<string, string> = {},
+  { stack = false }: { stack?: boolean } = {},
 ): void {
   const failure = error instanceof Error ? error : new Error(String(error));
   console.error(
     JSON.stringify({
-      event,
-      ...context,
+      ...about,
       error: failure.name,
       message: failure.message,
+      ...(stack ? { stack: failure.stack } : {}),
     }),
   );
 }

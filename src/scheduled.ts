@@ -6,6 +6,7 @@ import { settleCorrectionReservations } from "./domain/documents/settle-correcti
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
+import { logFailure } from "./failure-log";
 import { createServices } from "./services";
 
 /**
@@ -21,15 +22,7 @@ async function attempt<T>(
   } catch (error) {
     // An outage's own error, not drizzle's wrapper with the query's values.
     const cause = domainErrorBehind(error)?.cause ?? error;
-    const failure = cause instanceof Error ? cause : new Error(String(cause));
-    console.error(
-      JSON.stringify({
-        event: "scheduled_cleanup_failed",
-        task,
-        error: failure.name,
-        message: failure.message,
-      }),
-    );
+    logFailure({ event: "scheduled_cleanup_failed", task }, cause);
     return null;
   }
 }

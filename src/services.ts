@@ -1,6 +1,6 @@
 import { ConfigError, configOf } from "./config";
 import { openShards } from "./db/client";
-import type { Background, DocumentServices } from "./domain/documents/services";
+import type { Background, Services } from "./domain/services";
 import { durableObjectLocks } from "./durable-objects/locks";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
@@ -12,7 +12,7 @@ import { createPdfStore } from "./storage/pdf-store";
 
 /** The services of every invocation, fetch and cron alike: all but what belongs to one request. */
 export type SharedServices = Omit<
-  DocumentServices,
+  Services,
   "baseUrl" | "requestId" | "background"
 >;
 
@@ -55,7 +55,7 @@ const backgroundOf =
   (task, work) =>
     waitUntil(
       work.catch((error: unknown) =>
-        logFailure("background_task_failed", error, { task }),
+        logFailure({ event: "background_task_failed", task }, error),
       ),
     );
 
@@ -68,7 +68,7 @@ export const requestServices = (
     url: string;
     waitUntil: (promise: Promise<unknown>) => void;
   },
-): DocumentServices => ({
+): Services => ({
   ...createServices(env, dependencies),
   baseUrl: configOf(env).baseUrl ?? new URL(request.url).origin,
   requestId: request.id,

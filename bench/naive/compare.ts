@@ -2,12 +2,11 @@
 // or moves in src/pdf's fast paths. `npm run bench` runs this first and stops
 // when a page differs, since timing a renderer that prints wrong pages says
 // nothing.
+
+import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
 import { qrSquare } from "../../src/pdf/document-content";
 import { CONTENT_TOP } from "../../src/pdf/page-frame";
-import {
-  type DocumentPdfInput,
-  renderDocumentPdf,
-} from "../../src/pdf/render-document";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { PAGE } from "../../src/pdf/styles";
 import { type GrayImage, renderPage } from "../../test/pdf/pdf-tools";
 import { RENDER_FIXTURES } from "../fixtures";

@@ -1,11 +1,11 @@
 import * as fontkit from "@cantoo/fontkit";
+import type {
+  DocumentPdf,
+  DocumentPdfInput,
+} from "../../src/domain/documents/render-port";
 import type { PdfDrawing } from "../../src/pdf/drawing";
 import { embedDocumentFonts } from "../../src/pdf/fonts";
-import {
-  type DocumentPdf,
-  type DocumentPdfInput,
-  drawDocumentPdf,
-} from "../../src/pdf/render-document";
+import { drawDocumentPdf } from "../../src/pdf/render-document";
 import { drawQrCode } from "./qr-code";
 import { drawText } from "./text";
 

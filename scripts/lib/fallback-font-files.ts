@@ -1,7 +1,7 @@
 // Where the fallback fonts come from: pinned npm packages (devDependencies),
 // each under the SIL Open Font License 1.1; UnifontEX, the only one with a
 // Reserved Font Name, is cut under a name of its own.
-import type { FallbackFamily } from "../../src/pdf/fallback-families";
+import type { FallbackFamily } from "../../src/font-coverage/fallback-families";
 
 export interface FallbackSource {
   /** The font file inside node_modules (TrueType or WOFF). */
@@ -79,5 +79,5 @@ export const FALLBACK_DIRECTORY = "fonts/fallback";
 export const cutFallbackFont = (family: FallbackFamily): string =>
   `${FALLBACK_DIRECTORY}/${family}.ttf`;
 
-/** Where the generated coverage of every font goes (see font-coverage.ts). */
+/** Where the generated coverage of every font goes (see src/font-coverage/coverage.ts). */
 export const COVERAGE_FILE = "fonts/coverage.json";

@@ -9,7 +9,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { ArchivedDocument } from "../storage/archive-store";
+import type { ArchivedDocument } from "../schemas/archived-document";
 import type { Database } from "./client";
 import { auditEvents, documentSummaries, documents } from "./schema";
 

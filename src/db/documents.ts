@@ -13,6 +13,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import type { Environment } from "../schemas/environment";
 import { insertAuditEvent, insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
@@ -21,7 +22,6 @@ import {
   type DocumentRow,
   documentSummaries,
   documents,
-  type Environment,
   referenceReservations,
 } from "./schema";
 

@@ -8,6 +8,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { ENVIRONMENTS } from "../schemas/environment";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
 // - organizations: every shard (a copy each, written by the key tool);
@@ -19,9 +20,6 @@ import {
 //
 // Times are integer milliseconds since the Unix epoch (UTC): window rules are
 // plain comparisons and the API formats them as ISO 8601 with `Z`.
-
-export const ENVIRONMENTS = ["test", "live", "demo"] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
 
 export const AUDIT_EVENT_TYPES = [
   "issued",

@@ -1,4 +1,5 @@
-import type { CredentialRow, Environment } from "../db/schema";
+import type { CredentialRow } from "../db/schema";
+import type { Environment } from "../schemas/environment";
 import { newId, randomBase62 } from "./random";
 import { sha256Hex } from "./sha256";
 

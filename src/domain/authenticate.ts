@@ -1,12 +1,12 @@
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import { findCredentialByKeyHash } from "../db/credentials";
-import type { Environment } from "../db/schema";
 import { DomainError } from "../errors";
 import {
   type DocumentLocale,
   isDocumentLocale,
 } from "../schemas/document-locale";
+import type { Environment } from "../schemas/environment";
 import type { PresentedKey } from "./api-keys";
 import {
   credentialShard,

@@ -1,8 +1,8 @@
 import { DomainError } from "../errors";
 import type { PresentedKey } from "./api-keys";
 import type { Credential } from "./authenticate";
-import type { DocumentServices } from "./documents/services";
 import type { RateDecision } from "./rate-limits";
+import type { Services } from "./services";
 
 /** Requests a minute of a credential without a limit of its own (decisions.md). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 300;
@@ -13,7 +13,7 @@ const MINUTE_MS = 60_000;
 // Worker instance at a time; the oldest is forgotten first.
 const REMEMBERED_CALLERS = 4096;
 
-type RateServices = Pick<DocumentServices, "rateLimits" | "clock">;
+type RateServices = Pick<Services, "rateLimits" | "clock">;
 
 /** What a credential's requests count against: its counter and its limit. */
 type RateTerms = Pick<Credential, "id" | "rateLimitPerMinute">;

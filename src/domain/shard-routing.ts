@@ -1,4 +1,4 @@
-import type { Environment } from "../db/schema";
+import type { Environment } from "../schemas/environment";
 
 // Where a row lives, computed from what the request already names, so that no
 // operation needs a lookup table (docs/scale.md). Rows belong to one of

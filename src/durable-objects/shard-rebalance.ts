@@ -81,7 +81,7 @@ export class ShardRebalance extends DurableObject<Env> {
         progress.cursor = step.next;
         progress.lastError = null;
       } catch (error) {
-        logFailure("rebalance_step_failed", error);
+        logFailure({ event: "rebalance_step_failed" }, error);
         progress.lastError =
           error instanceof Error ? error.message : String(error);
         await this.ctx.storage.put(PROGRESS, progress);

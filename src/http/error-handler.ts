@@ -9,6 +9,7 @@ import {
   notFound,
   ValidationError,
 } from "../errors";
+import { logFailure } from "../failure-log";
 import { answerTo } from "./error-catalog";
 
 function errorResponse(c: Context<AppEnv>, error: DomainError): Response {
@@ -30,13 +31,13 @@ export const handleError: ErrorHandler<AppEnv> = (error, c) => {
   }
   const refusal = domainErrorBehind(error);
   if (refusal) {
-    if (refusal.cause instanceof Error) logFailure(c, refusal.cause);
+    if (refusal.cause instanceof Error) logRequestFailure(c, refusal.cause);
     return errorResponse(c, refusal);
   }
   if (error instanceof HTTPException && error.status === 404) {
     return errorResponse(c, notFound());
   }
-  logFailure(c, error);
+  logRequestFailure(c, error);
   return errorResponse(
     c,
     new DomainError("INTERNAL_ERROR", { requestId: c.get("requestId") }),
@@ -44,16 +45,8 @@ export const handleError: ErrorHandler<AppEnv> = (error, c) => {
 };
 
 /** The stack goes to the log, keyed by request id, never to the caller. */
-function logFailure(c: Context<AppEnv>, error: Error): void {
-  console.error(
-    JSON.stringify({
-      request_id: c.get("requestId"),
-      error: error.name,
-      message: error.message,
-      stack: error.stack,
-    }),
-  );
-}
+const logRequestFailure = (c: Context<AppEnv>, error: Error): void =>
+  logFailure({ request_id: c.get("requestId") }, error, { stack: true });
 
 export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, notFound());

@@ -1,8 +1,7 @@
-import {
-  changedFields,
-  changesVehicle,
-} from "../domain/documents/changed-fields";
-import { originTimeZone } from "../domain/documents/origin-time-zone";
+import type {
+  IssuedDocument,
+  RectifiedVersion,
+} from "../domain/documents/render-port";
 import type { DocumentData } from "../schemas/document-request";
 import {
   COLUMN_GAP,
@@ -12,11 +11,13 @@ import {
   HALF_WIDTH,
   linesBlock,
 } from "./blocks";
+import { changedFields, changesVehicle } from "./changed-fields";
 import { changeList } from "./field-names";
 import { printable } from "./fonts";
 import { formatLocalTime, formatMeasure, formatWeight } from "./format";
 import type { DocumentWording, Messages } from "./i18n";
 import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
+import { originTimeZone } from "./origin-time-zone";
 import type { Block } from "./page-flow";
 import type { QrSquare } from "./qr-code";
 import {
@@ -26,24 +27,6 @@ import {
   type TextStyles,
   widthIn,
 } from "./styles";
-
-/** A document as issued: its transport data and what the service adds. */
-export interface IssuedDocument {
-  data: DocumentData;
-  uuid: string;
-  /** Creation time, epoch milliseconds. */
-  createdAt: number;
-  /** The version this one corrects, or null for an initial issue. */
-  rectifies: RectifiedVersion | null;
-  /** The QR link that downloads the PDF. */
-  qrUrl: string;
-}
-
-/** The version a correction rectifies: its data says what the correction changed. */
-export interface RectifiedVersion {
-  uuid: string;
-  data: DocumentData;
-}
 
 /** Printed for an optional item that was not given. */
 const NOT_GIVEN = "—";

@@ -1,11 +1,8 @@
 import type { PDFDocument, PDFPage } from "@cantoo/pdf-lib";
-import {
-  type DocumentFonts,
-  embedDocumentFonts,
-  type FallbackFontFiles,
-} from "./fonts";
-import { drawText, finishText } from "./lines";
+import type { FontFiles } from "../domain/documents/render-port";
+import { type DocumentFonts, embedDocumentFonts } from "./fonts";
 import { drawQrCode, type QrSquare } from "./qr-code";
+import { drawText, finishText } from "./stream-text";
 import type { TextStyle } from "./styles";
 
 /** A page being drawn: pdf-lib's page for shapes, and how text and the QR code get onto it. */
@@ -28,7 +25,7 @@ export interface PdfDrawing {
   /** The document fonts, and the fallback fonts for what they lack. */
   embedFonts(
     pdf: PDFDocument,
-    fallbackFiles: FallbackFontFiles,
+    fallbackFiles: FontFiles,
   ): Promise<DocumentFonts>;
   canvas(page: PDFPage): PageCanvas;
 }

@@ -1,4 +1,4 @@
-import type { PrintedField } from "../domain/documents/changed-fields";
+import type { PrintedField } from "./changed-fields";
 import type { MessageKey, Messages } from "./i18n";
 
 /**

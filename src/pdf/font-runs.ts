@@ -1,7 +1,11 @@
 import type { PDFFont } from "@cantoo/pdf-lib";
+import {
+  codePointName,
+  type FontChoice,
+  fontFor,
+} from "../font-coverage/coverage";
+import { SHAPING } from "../font-coverage/fallback-families";
 import { reversedClusters, visualPieces } from "./bidi";
-import { SHAPING } from "./fallback-families";
-import { codePointName, type FontChoice, fontFor } from "./font-coverage";
 import type { FallbackFonts } from "./fonts";
 
 /** A style's document font and the fallback fonts of the document. */
@@ -32,7 +36,7 @@ function allInBase(text: string): boolean {
 
 /**
  * One line of printable text as runs of one font each, left to right: each
- * character in the first font that draws it (font-coverage.ts), right-to-left
+ * character in the first font that draws it (src/font-coverage/coverage.ts), right-to-left
  * stretches in visual order (bidi.ts). Arabic runs stay in logical order,
  * since the Arabic font's own layout joins and reverses them.
  */

@@ -2,14 +2,15 @@ import * as fontkit from "@cantoo/fontkit";
 import type { PDFDocument, PDFFont } from "@cantoo/pdf-lib";
 import boldFile from "../../fonts/NotoSans-Bold.ttf";
 import regularFile from "../../fonts/NotoSans-Regular.ttf";
+import type { FontFiles } from "../domain/documents/render-port";
+import {
+  type FallbackFamily,
+  SHAPING,
+} from "../font-coverage/fallback-families";
 import { RIGHT_TO_LEFT_LETTER } from "./bidi";
-import { type FallbackFamily, SHAPING } from "./fallback-families";
 
 const REGULAR = new Uint8Array(regularFile);
 const BOLD = new Uint8Array(boldFile);
-
-/** The bytes of the fallback fonts a document needs (see font-coverage.ts). */
-export type FallbackFontFiles = ReadonlyMap<FallbackFamily, Uint8Array>;
 
 const parsedFonts = new WeakMap<Uint8Array, fontkit.Font>();
 
@@ -156,7 +157,7 @@ type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
  */
 export async function embedDocumentFonts(
   pdf: PDFDocument,
-  fallbackFiles: FallbackFontFiles = new Map(),
+  fallbackFiles: FontFiles = new Map(),
   fontkit: Fontkit = sharedFontkit,
 ): Promise<DocumentFonts> {
   pdf.registerFontkit(fontkit);
@@ -196,4 +197,4 @@ export function boldOutline(
   return { path, width: advance * scale };
 }
 
-export { printable } from "./font-coverage";
+export { printable } from "../font-coverage/coverage";

@@ -1,28 +1,14 @@
 import { PDFDocument } from "@cantoo/pdf-lib";
-import type { DocumentLocale } from "../schemas/document-locale";
-import { documentContent, type IssuedDocument } from "./document-content";
+import type {
+  DocumentPdf,
+  DocumentPdfInput,
+} from "../domain/documents/render-port";
+import { documentContent } from "./document-content";
 import { type PdfDrawing, STREAM_DRAWING } from "./drawing";
-import type { FallbackFontFiles } from "./fonts";
 import { documentWording, LANGUAGE_TAGS } from "./i18n";
 import { paginate } from "./page-flow";
 import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
 import { PAGE, textStyles } from "./styles";
-
-export type { RectifiedVersion } from "./document-content";
-
-export interface DocumentPdfInput extends IssuedDocument {
-  /** The language of the labels (with the Spanish beside them); data prints as given. */
-  locale: DocumentLocale;
-  /** A demo document: "not valid" beside the logo, DEMO across every page. */
-  demo: boolean;
-  /** The fallback fonts for what Noto Sans lacks; none for most documents. */
-  fallbackFonts?: FallbackFontFiles;
-}
-
-export interface DocumentPdf {
-  bytes: Uint8Array;
-  pages: number;
-}
 
 const PRODUCER = "DeCA service (pdf-lib)";
 

@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-/** The one error body of the API (spec 2.15), for the OpenAPI document. */
+/** The one error body of the API (spec 2.15), for the OpenAPI document: ErrorBody of src/errors.ts. */
 export const errorBodySchema = z.strictObject({
   errors: z
     .array(
@@ -15,5 +15,3 @@ export const errorBodySchema = z.strictObject({
     )
     .min(1),
 });
-
-export type ErrorBody = z.output<typeof errorBodySchema>;

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { codePointName, unprintableCodePoint } from "../pdf/font-coverage";
+import { codePointName, unprintableCodePoint } from "../font-coverage/coverage";
 import { contractIssue } from "./issues";
 
 // C0 controls other than tab, line feed and carriage return, and DEL: no

@@ -1,24 +1,7 @@
 import { serviceUnavailable } from "../errors";
+import type { ArchivedDocument } from "../schemas/archived-document";
 import type { Keyring } from "./keyring";
 import { openPdf, sealPdf } from "./pdf-envelope";
-
-/**
- * What the archiver moves out of D1 once a document is past its window: its
- * body (the stored JSON of `data` and `metadata`, exactly as it was) and the
- * audit events recorded until then.
- */
-export interface ArchivedDocument {
-  uuid: string;
-  data: string;
-  metadata: string | null;
-  auditEvents: {
-    id: number;
-    type: string;
-    credentialId: string | null;
-    requestId: string;
-    occurredAt: number;
-  }[];
-}
 
 /** Archived bodies in R2, encrypted like the PDFs (pdf-envelope.ts). */
 export interface ArchiveStore {

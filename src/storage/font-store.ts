@@ -1,7 +1,12 @@
-import type { FontSource } from "../domain/documents/services";
 import { serviceUnavailable } from "../errors";
-import type { FallbackFamily } from "../pdf/fallback-families";
-import { fallbackFontKey } from "../pdf/font-coverage";
+import { fallbackFontKey } from "../font-coverage/coverage";
+import type { FallbackFamily } from "../font-coverage/fallback-families";
+
+/** Where the fallback fonts come from. */
+export interface FontStore {
+  /** Throws 503 SERVICE_UNAVAILABLE when the file cannot be had. */
+  load(family: FallbackFamily): Promise<Uint8Array>;
+}
 
 // Per bucket binding, each file fetched once per isolate: concurrent first
 // loads share one fetch; a failed fetch is forgotten, so the next try fetches again.
@@ -11,7 +16,7 @@ const loaded = new WeakMap<R2Bucket, Map<string, Promise<Uint8Array>>>();
  * The fallback fonts in the FONTS bucket (uploaded by scripts/upload-fonts.ts
  * under keys that carry their content hash), too large for the Worker bundle.
  */
-export function createFontStore(bucket: R2Bucket): FontSource {
+export function createFontStore(bucket: R2Bucket): FontStore {
   let files = loaded.get(bucket);
   if (!files) {
     files = new Map();

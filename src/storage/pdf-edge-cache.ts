@@ -57,7 +57,7 @@ export function createPdfEdgeCache(cache: Cache): PdfEdgeCache {
         const bytes = new Uint8Array(await cached.arrayBuffer());
         return metadata && { bytes, metadata };
       } catch (error) {
-        logFailure("edge_cache_failed", error);
+        logFailure({ event: "edge_cache_failed" }, error);
         return null;
       }
     },

@@ -1,4 +1,4 @@
-import { ENVIRONMENTS, type Environment } from "../db/schema";
+import { ENVIRONMENTS, type Environment } from "../schemas/environment";
 
 /**
  * What a PDF object in R2 says of its document, in its custom metadata: all a

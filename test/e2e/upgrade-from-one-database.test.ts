@@ -18,13 +18,13 @@ import {
 import { executeSql } from "../../scripts/lib/d1";
 import { DIRECTORY_SHARD, shardBindings } from "../../scripts/lib/shards";
 import { sqliteFiles } from "../../scripts/lib/sqlite-files";
-import type { Environment } from "../../src/db/schema";
 import {
   credentialBucket,
   keyBucket,
   referenceBucket,
   shardOfBucket,
 } from "../../src/domain/shard-routing";
+import type { Environment } from "../../src/schemas/environment";
 import {
   apiClient,
   checkoutWithDevVars,

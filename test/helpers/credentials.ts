@@ -1,9 +1,10 @@
 import { openDatabase } from "../../src/db/client";
 import { insertCredential } from "../../src/db/credentials";
-import { type Environment, organizations } from "../../src/db/schema";
+import { organizations } from "../../src/db/schema";
 import { newCredential } from "../../src/domain/api-keys";
 import { newId } from "../../src/domain/random";
 import { credentialShard } from "../../src/domain/shard-routing";
+import type { Environment } from "../../src/schemas/environment";
 import { shards } from "./shards";
 
 export interface TestCredential {

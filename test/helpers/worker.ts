@@ -6,7 +6,7 @@ import {
 import { exports } from "cloudflare:workers";
 import { createApp } from "../../src/app";
 import type { Clock } from "../../src/clock";
-import type { RenderPdf } from "../../src/domain/documents/services";
+import type { RenderPdf } from "../../src/domain/documents/render-port";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { checkedAgainstContract } from "./contract";
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
-import {
-  type DocumentPdf,
-  renderDocumentPdf,
-} from "../../src/pdf/render-document";
+import type { DocumentPdf } from "../../src/domain/documents/render-port";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
 
 // Inside workerd, like production: a fontkit that waits on timers (the

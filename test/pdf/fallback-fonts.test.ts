@@ -3,15 +3,13 @@ import { PDFDict, PDFDocument, PDFName, rgb } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
 import { cutFallbackFont } from "../../scripts/lib/fallback-font-files";
-import { fallbackFamiliesFor } from "../../src/pdf/font-coverage";
-import {
-  embedDocumentFonts,
-  type FallbackFontFiles,
-} from "../../src/pdf/fonts";
-import {
-  type DocumentPdfInput,
-  renderDocumentPdf,
-} from "../../src/pdf/render-document";
+import type {
+  DocumentPdfInput,
+  FontFiles,
+} from "../../src/domain/documents/render-port";
+import { fallbackFamiliesFor } from "../../src/font-coverage/coverage";
+import { embedDocumentFonts } from "../../src/pdf/fonts";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { widthIn } from "../../src/pdf/styles";
 import type { DocumentData } from "../../src/schemas/document-request";
 import { checkPdfStructure, pageTexts, squeezeSpaces } from "./pdf-tools";
@@ -28,10 +26,7 @@ const WORLD_DOCUMENT: DocumentData = {
   observations: "Entregar a مرحبا 42 y a שלום, puerta 7.",
 };
 
-const input = (
-  data: DocumentData,
-  fallbackFonts: FallbackFontFiles = new Map(),
-) =>
+const input = (data: DocumentData, fallbackFonts: FontFiles = new Map()) =>
   ({
     data,
     ...ISSUE,

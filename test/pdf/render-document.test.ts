@@ -7,16 +7,14 @@ import {
   MINIMAL_DOCUMENT,
   RECTIFIED_VERSION,
 } from "../../fixtures/documents";
+import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
 import {
   CATALOGS,
   documentWording,
   MESSAGE_KEYS,
   type MessageKey,
 } from "../../src/pdf/i18n";
-import {
-  type DocumentPdfInput,
-  renderDocumentPdf,
-} from "../../src/pdf/render-document";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
 import type { DocumentData } from "../../src/schemas/document-request";
 import {

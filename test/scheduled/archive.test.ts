@@ -10,10 +10,10 @@ import { documentAudit } from "../../src/domain/operations/audit-trail";
 import { homeShard } from "../../src/domain/shard-routing";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
+import type { ArchivedDocument } from "../../src/schemas/archived-document";
 import { isDocumentLocale } from "../../src/schemas/document-locale";
 import type { DocumentData } from "../../src/schemas/document-request";
 import {
-  type ArchivedDocument,
   archiveObjectKey,
   createArchiveStore,
   openArchive,

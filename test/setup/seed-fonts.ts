@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
-import { FALLBACK_FAMILIES } from "../../src/pdf/fallback-families";
-import { fallbackFontKey } from "../../src/pdf/font-coverage";
+import { fallbackFontKey } from "../../src/font-coverage/coverage";
+import { FALLBACK_FAMILIES } from "../../src/font-coverage/fallback-families";
 
 // The FONTS bucket as `npm start` and the deploy script fill it
 // (scripts/upload-fonts.ts), before every test file: any document may need a

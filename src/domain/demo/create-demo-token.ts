@@ -3,8 +3,8 @@ import { insertOrganizationWithCredential } from "../../db/credentials";
 import type { DemoTokenResult } from "../../schemas/demo-token-result";
 import type { DocumentLocale } from "../../schemas/document-locale";
 import { newCredential } from "../api-keys";
-import type { DocumentServices } from "../documents/services";
 import { newId } from "../random";
+import type { Services } from "../services";
 import { directoryShard } from "../shard-routing";
 
 /** A demo session lasts 24 hours from its token's issue (spec 5). */
@@ -16,7 +16,7 @@ const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
  * another visitor's; the token, like every key, is stored only as a hash.
  */
 export async function createDemoToken(
-  services: Pick<DocumentServices, "shards" | "clock">,
+  services: Pick<Services, "shards" | "clock">,
   request: { clientIp: string; locale: DocumentLocale },
 ): Promise<DemoTokenResult> {
   const now = services.clock.now();

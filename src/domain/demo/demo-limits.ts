@@ -1,20 +1,24 @@
 import { DomainError } from "../../errors";
-import type { DocumentServices } from "../documents/services";
-import type { RateLimit } from "../rate-limits";
+import type { Services } from "../services";
+import type { DemoConfig } from "./demo-config";
 
 /** The counters of one demo IP. */
 export type DemoCounter = "tokens" | "documents";
 
 /**
- * Counts one demo request of an IP: 429 DEMO_RATE_LIMITED with the seconds
- * until it would be allowed when a limit is reached.
+ * Counts one demo request of an IP on `counter`, within the configured
+ * limits: 429 DEMO_RATE_LIMITED with the seconds until it would be allowed
+ * when a limit is reached.
  */
 export async function enforceDemoRateLimit(
-  services: Pick<DocumentServices, "rateLimits" | "clock">,
+  services: Pick<Services, "rateLimits" | "clock" | "demo">,
   clientIp: string,
   counter: DemoCounter,
-  limits: RateLimit[],
 ): Promise<void> {
+  const limits =
+    counter === "tokens"
+      ? services.demo.tokenLimits
+      : services.demo.documentLimits;
   const decision = await services.rateLimits.consume(
     `demo-ip:${clientIp}`,
     counter,
@@ -28,5 +32,7 @@ export async function enforceDemoRateLimit(
   }
 }
 
-export const demoUnavailable = (): DomainError =>
-  new DomainError("DEMO_UNAVAILABLE");
+/** Anything of the demo answers 503 DEMO_UNAVAILABLE while it is switched off. */
+export function requireDemoEnabled(demo: DemoConfig): void {
+  if (!demo.enabled) throw new DomainError("DEMO_UNAVAILABLE");
+}

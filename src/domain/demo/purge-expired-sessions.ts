@@ -6,7 +6,7 @@ import {
 } from "../../db/demo-sessions";
 import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
 import { pdfObjectKey } from "../documents/issue-document";
-import type { DocumentServices } from "../documents/services";
+import type { Services } from "../services";
 import { directoryShard } from "../shard-routing";
 
 // A round of documents: the expired ones, one batch of four statements (their
@@ -26,7 +26,7 @@ export interface PurgeReport {
  * lasts; the next run continues.
  */
 export async function purgeExpiredDemoSessions(
-  services: Pick<DocumentServices, "shards" | "clock" | "pdfs">,
+  services: Pick<Services, "shards" | "clock" | "pdfs">,
   budget: QueryBudget,
 ): Promise<PurgeReport> {
   // Demo sessions and everything they issued live in shard 0 (shard-routing.ts).

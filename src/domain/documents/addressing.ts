@@ -6,9 +6,11 @@ import {
   freeReservation,
   type ReservationRow,
 } from "../../db/documents";
-import type { DocumentRow, Environment } from "../../db/schema";
+import type { DocumentRow } from "../../db/schema";
+import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
 import { documentLockName } from "../locks";
+import type { Services } from "../services";
 import {
   documentShard,
   findMoving,
@@ -16,7 +18,6 @@ import {
   toDocument,
 } from "../shard-routing";
 import { isAbandoned } from "./attempts";
-import type { DocumentServices } from "./services";
 
 /** A document as a route names it: by its uuid or by its reference. */
 export type DocumentAddress = { uuid: string } | { reference: string };
@@ -37,7 +38,7 @@ export interface Reserved {
  * document of a reference lives in its reservation's shard).
  */
 export async function findReserved(
-  services: Pick<DocumentServices, "shards" | "shardsBefore">,
+  services: Pick<Services, "shards" | "shardsBefore">,
   scope: { organizationId: string; environment: Environment },
   reference: string,
   pendingPdf?: { objectKey: string; createdAt: number },
@@ -80,7 +81,7 @@ export async function findReserved(
  * may belong to a request still issuing, and stays. True if it was freed.
  */
 export async function freeIfAbandoned(
-  services: Pick<DocumentServices, "shards" | "clock">,
+  services: Pick<Services, "shards" | "clock">,
   scope: { organizationId: string; environment: Environment },
   reserved: Reserved,
 ): Promise<boolean> {
@@ -100,7 +101,7 @@ export async function freeIfAbandoned(
 
 /** Any document by uuid, whatever its owner, state or age, from its shard. */
 export const findDocument = async (
-  services: Pick<DocumentServices, "shards" | "shardsBefore">,
+  services: Pick<Services, "shards" | "shardsBefore">,
   uuid: string,
 ): Promise<DocumentRow | undefined> =>
   (
@@ -115,7 +116,7 @@ export const findDocument = async (
  * names only its own version, never a later correction.
  */
 export async function findOwnDocument(
-  services: Pick<DocumentServices, "shards" | "shardsBefore">,
+  services: Pick<Services, "shards" | "shardsBefore">,
   credential: Credential,
   address: DocumentAddress,
 ): Promise<DocumentRow | undefined> {
@@ -139,7 +140,7 @@ export async function findOwnDocument(
  * reference is resolved to its uuid first.
  */
 export async function withOwnDocumentLocked<T>(
-  services: Pick<DocumentServices, "shards" | "shardsBefore" | "locks">,
+  services: Pick<Services, "shards" | "shardsBefore" | "locks">,
   credential: Credential,
   address: DocumentAddress,
   work: (document: DocumentRow | undefined) => Promise<T>,

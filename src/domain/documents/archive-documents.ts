@@ -10,8 +10,8 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
+import type { Services } from "../services";
 import { archiveCutoff } from "../windows";
-import type { DocumentServices } from "./services";
 
 // A round: the documents due, their events, one batch of two statements;
 // their R2 puts side by side (50 a round: the archiver's share of the cron's
@@ -30,7 +30,7 @@ export interface ArchiveReport {
   summaries: number;
 }
 
-type ArchiveServices = Pick<DocumentServices, "shards" | "clock" | "archives">;
+type ArchiveServices = Pick<Services, "shards" | "clock" | "archives">;
 
 /** One round in `shard`: up to `limit` documents archived. */
 async function archiveRound(

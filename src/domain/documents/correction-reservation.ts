@@ -4,12 +4,12 @@ import {
   type ReservationRow,
   reserveForCorrection,
 } from "../../db/documents";
-import type { Environment } from "../../db/schema";
+import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
+import type { Services } from "../services";
 import { reservationShard } from "../shard-routing";
 import { findReserved, freeIfAbandoned } from "./addressing";
 import { referenceConflict } from "./reference-conflict";
-import type { DocumentServices } from "./services";
 
 // A correction's new reference lives in its own shard, apart from the batch
 // that commits the correction in its original's shard, so the two cannot
@@ -26,7 +26,7 @@ export interface CorrectionReservation {
   fresh: boolean;
 }
 
-type Services = Pick<DocumentServices, "shards" | "shardsBefore" | "clock">;
+type ReservationServices = Pick<Services, "shards" | "shardsBefore" | "clock">;
 
 /**
  * Reserves the new reference of the correction `uuid` of `rectifiesUuid`.
@@ -35,7 +35,7 @@ type Services = Pick<DocumentServices, "shards" | "shardsBefore" | "clock">;
  * freed and taken.
  */
 export async function reserveCorrectionReference(
-  services: Services,
+  services: ReservationServices,
   credential: Credential,
   version: {
     uuid: string;
@@ -70,7 +70,7 @@ export async function reserveCorrectionReference(
  * this attempt.
  */
 export async function settleRefusedReservation(
-  services: Services,
+  services: ReservationServices,
   scope: { organizationId: string; environment: Environment },
   reservation: CorrectionReservation,
 ): Promise<void> {
@@ -100,7 +100,7 @@ export async function settleRefusedReservation(
  * earlier attempt, which may still commit, until the cron settles it.
  */
 export async function releaseUncommittedReservation(
-  services: Pick<DocumentServices, "shards">,
+  services: Pick<Services, "shards">,
   scope: { organizationId: string; environment: Environment },
   reservation: CorrectionReservation,
 ): Promise<void> {

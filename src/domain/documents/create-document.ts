@@ -4,6 +4,7 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, domainErrorBehind, notFound } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
+import type { Services } from "../services";
 import { documentShard, reservationShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { findReserved, freeIfAbandoned } from "./addressing";
@@ -16,7 +17,6 @@ import {
 import { referenceConflict } from "./reference-conflict";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
-import type { DocumentServices } from "./services";
 
 export interface CreateOutcome {
   /** True for a new document (201), false for an identical retry (200). */
@@ -30,7 +30,7 @@ export interface CreateOutcome {
  * otherwise a refusal that discloses nothing of the other document.
  */
 async function retry(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   original: DocumentRow,
@@ -61,7 +61,7 @@ async function retry(
 }
 
 const issued = async (
-  services: DocumentServices,
+  services: Services,
   row: Promise<DocumentRow>,
 ): Promise<CreateOutcome> => ({
   created: true,
@@ -78,7 +78,7 @@ const issued = async (
  * (then it holds it) or is provably abandoned (then it is freed).
  */
 export async function createDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
 ): Promise<CreateOutcome> {
@@ -111,7 +111,7 @@ export async function createDocument(
 
 /** Issues (with the planned uuid, if any); losing the reservation's race is a retry of the winner. */
 async function issueOnce(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   plan?: IssuePlan,

@@ -3,6 +3,7 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
+import type { Services } from "../services";
 import {
   homeShard,
   shardsHolding,
@@ -16,7 +17,6 @@ import {
   withOwnDocumentLocked,
 } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
-import type { DocumentServices } from "./services";
 
 /**
  * Why a document may not be deleted now, in the order of spec 3's table:
@@ -46,7 +46,7 @@ function refusal(
  * document's lock is released: the answer waits for both at once.
  */
 function unlist(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   uuid: string,
 ): { done: Promise<void> } {
@@ -60,7 +60,7 @@ function unlist(
 }
 
 /** The document's PDF object as stored; a failure is the caller's once it awaits it. */
-function readPdfObject(services: DocumentServices, uuid: string) {
+function readPdfObject(services: Services, uuid: string) {
   const stored = services.pdfs.read(pdfObjectKey(uuid));
   stored.catch(() => undefined);
   return stored;
@@ -79,7 +79,7 @@ function readPdfObject(services: DocumentServices, uuid: string) {
  * then writes "deleted" into the object and repairs the list (finish-deletion.ts).
  */
 export async function deleteDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
   request: DeleteRequest,

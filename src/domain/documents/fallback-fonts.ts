@@ -1,6 +1,7 @@
-import { fallbackFamiliesFor } from "../../pdf/font-coverage";
+import { fallbackFamiliesFor } from "../../font-coverage/coverage";
 import type { DocumentData } from "../../schemas/document-request";
-import type { FontFiles, FontSource } from "./services";
+import type { FontStore } from "../../storage/font-store";
+import type { FontFiles } from "./render-port";
 
 /** Every text of the data, at any depth. */
 function* textsOf(value: unknown): Generator<string> {
@@ -16,7 +17,7 @@ function* textsOf(value: unknown): Generator<string> {
  * a document in Latin, Greek or Cyrillic letters, which Noto Sans prints.
  */
 export async function fallbackFontsFor(
-  fonts: FontSource,
+  fonts: FontStore,
   data: DocumentData,
 ): Promise<FontFiles> {
   const families = [...fallbackFamiliesFor(textsOf(data))];

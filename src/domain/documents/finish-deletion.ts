@@ -10,9 +10,9 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
+import type { Services } from "../services";
 import { documentShard, homeShard } from "../shard-routing";
 import { pdfObjectKey } from "./issue-document";
-import type { DocumentServices } from "./services";
 
 // A mark younger than this may have had its PDF object written a moment ago
 // (the deletion's "maybe deleted"), and R2 takes one write a second per key.
@@ -23,7 +23,7 @@ export const DELETION_MARK_STALE_MS = 60 * 1000;
 // removal.
 const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 2, rows: 50 };
 
-type FinishServices = Pick<DocumentServices, "shards" | "clock" | "pdfs">;
+type FinishServices = Pick<Services, "shards" | "clock" | "pdfs">;
 
 /** `items` grouped by the shard `shardOf` each. */
 function byShard<T>(

@@ -13,10 +13,13 @@ import {
 } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, serviceUnavailable } from "../../errors";
-import type { DocumentPdf, DocumentPdfInput } from "../../pdf/render-document";
-import type { DocumentRequest } from "../../schemas/document-request";
+import {
+  type DocumentRequest,
+  splitRequest,
+} from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
 import { demoSessionLockName } from "../locks";
+import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import {
   findMoving,
@@ -39,8 +42,8 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
+import type { DocumentPdf, DocumentPdfInput } from "./render-port";
 import { requestHash } from "./request-hash";
-import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
@@ -60,7 +63,7 @@ export const uuidOfObjectKey = (objectKey: string): string =>
  * DOCUMENT_ALREADY_RECTIFIED (a correction: the caller reads why).
  */
 export function issueDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   rectifies?: DocumentRow,
@@ -113,7 +116,7 @@ export interface IssuePlan {
 }
 
 export function planIssue(
-  services: Pick<DocumentServices, "clock">,
+  services: Pick<Services, "clock">,
   credential: Credential,
   reference: string | null,
   rectifies?: DocumentRow,
@@ -128,7 +131,7 @@ export function planIssue(
  * fonts its text needs: a font that cannot be had is a 503.
  */
 async function renderVersion(
-  services: DocumentServices,
+  services: Services,
   input: Omit<DocumentPdfInput, "fallbackFonts">,
 ): Promise<DocumentPdf> {
   const pdf = await services.renderPdf({
@@ -155,7 +158,7 @@ export function versionRow(
   request: DocumentRequest,
   facts: VersionFacts,
 ): DocumentRow {
-  const { metadata, ...data } = request;
+  const { data, metadata } = splitRequest(request);
   return {
     uuid: facts.uuid,
     credentialId: credential.id,
@@ -184,13 +187,13 @@ export function versionRow(
 }
 
 async function issueVersion(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   rectifies: DocumentRow | undefined,
   plan: IssuePlan | undefined,
 ): Promise<DocumentRow> {
-  const { metadata: _, ...data } = request;
+  const { data } = splitRequest(request);
   const { uuid, createdAt } =
     plan ?? planIssue(services, credential, data.reference, rectifies);
   const db = await commitShard(services, uuid, rectifies);
@@ -304,7 +307,7 @@ async function issueVersion(
  * rebalance runs, since its commit is conditional on it.
  */
 async function commitShard(
-  services: DocumentServices,
+  services: Services,
   uuid: string,
   rectifies: DocumentRow | undefined,
 ): Promise<Database> {
@@ -328,7 +331,7 @@ const alreadyRectified = (): DomainError =>
  * attempt left stays for the sweep, which checks again before removing.
  */
 async function commitVersion(
-  services: DocumentServices,
+  services: Services,
   db: Database,
   row: DocumentRow,
   credentialId: string,
@@ -357,7 +360,7 @@ async function commitVersion(
  * effort: whatever stays, the cron removes after checking the truth.
  */
 async function removeAttempt(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   db: Database,
   attempt: {

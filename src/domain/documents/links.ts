@@ -1,10 +1,10 @@
 import type { DocumentRow } from "../../db/schema";
 import { deriveQrSecret } from "../../storage/qr-secret";
-import type { DocumentServices } from "./services";
+import type { Services } from "../services";
 
 /** The QR link of a document: a bearer secret, never logged. */
 export async function qrUrl(
-  services: Pick<DocumentServices, "baseUrl" | "qrKeyring">,
+  services: Pick<Services, "baseUrl" | "qrKeyring">,
   document: Pick<DocumentRow, "uuid" | "environment" | "qrKeyVersion">,
 ): Promise<string> {
   const k = await deriveQrSecret(

@@ -7,9 +7,9 @@ import {
 import type { DocumentList } from "../../schemas/document-result";
 import type { ListQuery } from "../../schemas/list-query";
 import type { Credential } from "../authenticate";
+import type { Services } from "../services";
 import { homeShard, shardsHolding } from "../shard-routing";
 import { readWindowStart } from "../windows";
-import type { DocumentServices } from "./services";
 
 type Filter = Parameters<typeof listDocumentSummaries>[1];
 type Page = { offset: number; limit: number };
@@ -51,7 +51,7 @@ async function listMoving(
  * window moves with the clock, so pages are not a stable snapshot.
  */
 export async function listDocuments(
-  services: Pick<DocumentServices, "shards" | "shardsBefore" | "clock">,
+  services: Pick<Services, "shards" | "shardsBefore" | "clock">,
   credential: Credential,
   query: ListQuery,
 ): Promise<DocumentList> {

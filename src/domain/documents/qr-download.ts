@@ -1,8 +1,9 @@
 import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
-import type { Environment } from "../../db/schema";
 import { notFound } from "../../errors";
+import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
+import type { Services } from "../services";
 import {
   findMoving,
   toDocument,
@@ -11,7 +12,6 @@ import {
 } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { pdfObjectKey } from "./issue-document";
-import type { DocumentServices } from "./services";
 import { isSettledAccessToRecord } from "./settled-access-log";
 
 type QrLink = { uuid: string; k: string | undefined; demo: boolean };
@@ -41,7 +41,7 @@ const opens = (target: QrLinkTarget, link: QrLink, now: number): boolean =>
  * blocks deletion; a `HEAD` (`record: false`) does not.
  */
 export async function downloadByQr(
-  services: DocumentServices,
+  services: Services,
   link: QrLink,
   record: boolean,
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
@@ -65,7 +65,7 @@ export async function downloadByQr(
  * that a deletion after it is refused. `pdf` when the bytes were read already.
  */
 async function downloadFromDatabase(
-  services: DocumentServices,
+  services: Services,
   link: QrLink,
   version: string,
   record: boolean,
@@ -108,7 +108,7 @@ const EDGE_CACHE_MS = 24 * 60 * 60 * 1000;
  * kept at the edge).
  */
 async function downloadSettled(
-  services: DocumentServices,
+  services: Services,
   link: QrLink,
   version: string,
   record: boolean,

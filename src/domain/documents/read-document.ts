@@ -2,20 +2,20 @@ import { insertAuditEvent } from "../../db/audit";
 import type { DocumentRow } from "../../db/schema";
 import { notFound } from "../../errors";
 import type { Credential } from "../authenticate";
+import type { Services } from "../services";
 import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { type DocumentAddress, findOwnDocument } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
 import { qrUrl } from "./links";
 import { type DocumentResult, documentResult } from "./result";
-import type { DocumentServices } from "./services";
 
 /**
  * The caller's document within its 24-hour read window. Absent, foreign,
  * older and (unless `includeDeleted`) deleted documents are the same 404.
  */
 async function readableDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
   includeDeleted = false,
@@ -32,7 +32,7 @@ async function readableDocument(
 }
 
 export async function getDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
 ): Promise<DocumentResult> {
@@ -44,7 +44,7 @@ export async function getDocument(
 
 /** `active` or `deleted`, during the read window only (spec 2.12). */
 export async function getDocumentStatus(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
 ): Promise<{ status: "active" | "deleted" }> {
@@ -58,7 +58,7 @@ export async function getDocumentStatus(
  * nothing: it is neither a download nor an access to the link.
  */
 export async function getDocumentQrLink(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
 ): Promise<{ uuid: string; url: string }> {
@@ -72,7 +72,7 @@ export async function getDocumentQrLink(
  * `HEAD`, which only shows what a download would get).
  */
 export async function downloadDocumentPdf(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
   record: boolean,

@@ -7,6 +7,7 @@ import {
 } from "../../errors";
 import type { DocumentRequest } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
+import type { Services } from "../services";
 import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import {
@@ -17,7 +18,6 @@ import {
 import { issueDocument } from "./issue-document";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
-import type { DocumentServices } from "./services";
 
 /**
  * A correction asked of a version that already has one: the same body within
@@ -25,7 +25,7 @@ import type { DocumentServices } from "./services";
  * refused.
  */
 async function existingCorrection(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   correctionUuid: string,
@@ -60,7 +60,7 @@ async function existingCorrection(
  * refused the original, read again, says why.
  */
 export async function rectifyDocument(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   address: DocumentAddress,
   request: DocumentRequest,
@@ -109,7 +109,7 @@ export async function rectifyDocument(
 
 /** A correction whose commit was refused: its original was deleted or rectified meanwhile. */
 async function refusedCorrection(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   request: DocumentRequest,
   originalUuid: string,

@@ -1,4 +1,7 @@
-import type { DocumentRequest } from "../../schemas/document-request";
+import {
+  type DocumentRequest,
+  splitRequest,
+} from "../../schemas/document-request";
 import { sha256Hex } from "../sha256";
 
 /**
@@ -25,6 +28,5 @@ export function canonicalJson(value: unknown): string {
  * with the same hash are the same request, however their keys were ordered.
  */
 export function requestHash(request: DocumentRequest): Promise<string> {
-  const { metadata, ...data } = request;
-  return sha256Hex(canonicalJson({ data, metadata }));
+  return sha256Hex(canonicalJson(splitRequest(request)));
 }

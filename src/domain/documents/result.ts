@@ -5,14 +5,14 @@ import type {
   DocumentResult,
   RealDocumentResult,
 } from "../../schemas/document-result";
+import type { Services } from "../services";
 import { documentBody } from "./document-body";
 import { pdfDownloadUrl, qrUrl } from "./links";
-import type { DocumentServices } from "./services";
 
 export type { DocumentResult };
 
 export async function documentResult(
-  services: Pick<DocumentServices, "baseUrl" | "qrKeyring" | "archives">,
+  services: Pick<Services, "baseUrl" | "qrKeyring" | "archives">,
   row: DocumentRow,
 ): Promise<DocumentResult> {
   const { data, metadata } = await documentBody(services, row);

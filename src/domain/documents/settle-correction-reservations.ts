@@ -11,19 +11,19 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
+import type { Services } from "../services";
 import { findMoving, toDocument } from "../shard-routing";
 import { ORPHAN_AGE_MS } from "./attempts";
-import type { DocumentServices } from "./services";
 
 // A round: the reservations; for each, its holder read (a batch of two, in
 // two shards while a rebalance runs) and its confirmation or release.
 const ROUND: RoundCost = { look: 1, fixed: 0, perRow: 5, rows: 50 };
 
-type Services = Pick<DocumentServices, "shards" | "shardsBefore" | "clock">;
+type ReservationServices = Pick<Services, "shards" | "shardsBefore" | "clock">;
 
 /** One round in `shard`: up to `limit` reservations settled. */
 async function settleRound(
-  services: Services,
+  services: ReservationServices,
   shard: Database,
   limit: number,
 ): Promise<RoundResult> {
@@ -50,7 +50,7 @@ async function settleRound(
  * freed. Each change applies only to the reservation as it was read.
  */
 export const settleCorrectionReservations = (
-  services: Services,
+  services: ReservationServices,
   budget: QueryBudget,
 ): Promise<number> =>
   inRounds(budget, services.shards, ROUND, (shard, limit) =>

@@ -10,12 +10,12 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
+import type { Services } from "../services";
 import { homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { findDocument } from "./addressing";
 import { ORPHAN_AGE_MS } from "./attempts";
 import { uuidOfObjectKey } from "./issue-document";
-import type { DocumentServices } from "./services";
 import { summaryOf } from "./summary";
 
 // A round: the notes; for each note at most its document's read (in two
@@ -23,7 +23,7 @@ import { summaryOf } from "./summary";
 const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 3, rows: 50 };
 
 type SweepServices = Pick<
-  DocumentServices,
+  Services,
   "shards" | "shardsBefore" | "clock" | "pdfs"
 >;
 

@@ -3,8 +3,8 @@
 // archiver moved to R2, in one list.
 import { toIsoTime } from "../../clock";
 import { auditEventsOfDocument } from "../../db/audit";
-import type { ArchivedDocument } from "../../storage/archive-store";
-import type { DocumentServices } from "../documents/services";
+import type { ArchivedDocument } from "../../schemas/archived-document";
+import type { Services } from "../services";
 import { documentShard } from "../shard-routing";
 
 type AuditEventRecord = ArchivedDocument["auditEvents"][number];
@@ -57,7 +57,7 @@ export interface DocumentAudit {
 
 /** A document's audit trail, in time order, from its shard and its R2 archive. */
 export async function documentAudit(
-  services: Pick<DocumentServices, "shards" | "archives">,
+  services: Pick<Services, "shards" | "archives">,
   uuid: string,
 ): Promise<DocumentAudit> {
   const [events, archived] = await Promise.all([

@@ -12,8 +12,8 @@ import {
 import { notFound } from "../../errors";
 import type { IssueKeyRequest } from "../../schemas/ops";
 import { newCredential } from "../api-keys";
-import type { DocumentServices } from "../documents/services";
 import { newId } from "../random";
+import type { Services } from "../services";
 import { credentialShard, directoryShard } from "../shard-routing";
 
 // Key management for support (the operations API, docs/operations.md):
@@ -21,7 +21,7 @@ import { credentialShard, directoryShard } from "../shard-routing";
 // shard; a credential in the shard of its key's hash, found by
 // authentication from the key alone (src/domain/shard-routing.ts).
 
-type KeyServices = Pick<DocumentServices, "shards" | "clock">;
+type KeyServices = Pick<Services, "shards" | "clock">;
 
 export interface IssuedKey {
   key: string;

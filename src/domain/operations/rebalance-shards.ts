@@ -7,7 +7,7 @@ import {
   type MovedTable,
   pageOfTable,
 } from "../../db/rebalance";
-import type { Environment } from "../../db/schema";
+import type { Environment } from "../../schemas/environment";
 import { uuidOfObjectKey } from "../documents/issue-document";
 import {
   credentialBucket,

@@ -1,10 +1,6 @@
 import type { Database } from "../../db/client";
 import type { DocumentSummaryRow, ReservationRow } from "../../db/documents";
-import type {
-  CredentialRow,
-  Environment,
-  OrganizationRow,
-} from "../../db/schema";
+import type { CredentialRow, OrganizationRow } from "../../db/schema";
 import {
   copyCredentials,
   copyReservations,
@@ -16,6 +12,7 @@ import {
   reservationsBeforeSharding,
   summariesBeforeSharding,
 } from "../../db/shard-upgrade";
+import type { Environment } from "../../schemas/environment";
 import { MOVED_TABLES, type UpgradeCursor } from "../../schemas/ops";
 import {
   credentialBucket,

@@ -5,15 +5,10 @@ import {
   forgetCaller,
   startRateCount,
 } from "../../domain/credential-rate-limit";
-import type { AppEnv } from "../../env";
+import type { AuthenticatedEnv } from "../../env";
 import { bearerToken } from "../bearer";
 import { clientIp } from "../client-ip";
 import { enforceCallerLimits } from "./caller-limits";
-
-/** After `requireCredential`: the caller's credential is known. */
-export type AuthenticatedEnv = AppEnv & {
-  Variables: { credential: Credential };
-};
 
 /**
  * Requires `Authorization: Bearer <key>`, puts the credential on the context

@@ -1,16 +1,12 @@
-import { createMiddleware } from "hono/factory";
 import type { Credential } from "../../domain/authenticate";
 import {
   type EarlyRateCount,
   enforceCredentialRateLimit,
 } from "../../domain/credential-rate-limit";
-import {
-  demoUnavailable,
-  enforceDemoRateLimit,
-} from "../../domain/demo/demo-limits";
-import type { DocumentServices } from "../../domain/documents/services";
-import { clientIp } from "../client-ip";
-import type { AuthenticatedEnv } from "./authenticate";
+import { requireDemoEnabled } from "../../domain/demo/demo-limits";
+import type { Services } from "../../domain/services";
+import type { AuthenticatedEnv } from "../../env";
+import { demoIpLimit } from "./demo";
 
 /**
  * The limits of any authenticated request, checked right after
@@ -19,7 +15,7 @@ import type { AuthenticatedEnv } from "./authenticate";
  * before authentication); a demo token works only while the demo is on.
  */
 export async function enforceCallerLimits(
-  services: DocumentServices,
+  services: Services,
   credential: Credential,
   early: EarlyRateCount | null,
 ): Promise<void> {
@@ -27,7 +23,7 @@ export async function enforceCallerLimits(
     await enforceCredentialRateLimit(services, credential, early);
     return;
   }
-  if (!services.demo.enabled) throw demoUnavailable();
+  requireDemoEnabled(services.demo);
 }
 
 /**
@@ -35,17 +31,7 @@ export async function enforceCallerLimits(
  * authentication: a demo token's IP may ask for so many documents a minute
  * and an hour.
  */
-export const issuingLimit = createMiddleware<AuthenticatedEnv>(
-  async (c, next) => {
-    const { credential, services } = c.var;
-    if (credential.environment === "demo") {
-      await enforceDemoRateLimit(
-        services,
-        clientIp(c.req.raw),
-        "documents",
-        services.demo.documentLimits,
-      );
-    }
-    await next();
-  },
+export const issuingLimit = demoIpLimit<AuthenticatedEnv>(
+  "documents",
+  (c) => c.var.credential.environment === "demo",
 );

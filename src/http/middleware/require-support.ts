@@ -49,6 +49,9 @@ export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
     await answered(c.res.status);
   } catch (error) {
     // The call is done; its row keeps a null status: answer unknown.
-    logFailure("ops_call_unfinished", error, { request_id: call.requestId });
+    logFailure(
+      { event: "ops_call_unfinished", request_id: call.requestId },
+      error,
+    );
   }
 });

@@ -1,29 +1,11 @@
-import { createMiddleware } from "hono/factory";
 import { createDemoToken } from "../../domain/demo/create-demo-token";
-import {
-  demoUnavailable,
-  enforceDemoRateLimit,
-} from "../../domain/demo/demo-limits";
-import type { AppEnv } from "../../env";
 import { exampleDemoToken } from "../../openapi/examples";
 import { jsonResponse, responses } from "../../openapi/responses";
 import { demoTokenRequestSchema } from "../../schemas/demo-token-request";
 import { demoBodyLimit } from "../body-limit";
 import { clientIp } from "../client-ip";
+import { demoEnabled, demoIpLimit } from "../middleware/demo";
 import { defineOperation } from "../operation";
-
-/** The public demo's gate: on, and this IP within its token limits. */
-const demoTokenLimits = createMiddleware<AppEnv>(async (c, next) => {
-  const { services } = c.var;
-  if (!services.demo.enabled) throw demoUnavailable();
-  await enforceDemoRateLimit(
-    services,
-    clientIp(c.req.raw),
-    "tokens",
-    services.demo.tokenLimits,
-  );
-  await next();
-});
 
 /** The public demo: a token for anyone, within the per-IP limits. */
 export const createDemoTokenOperation = defineOperation({
@@ -34,7 +16,8 @@ export const createDemoTokenOperation = defineOperation({
     limit: demoBodyLimit,
     example: { document_locale: "es" },
   },
-  middleware: [demoTokenLimits],
+  // The public demo's gate: on, and this IP within its token limits.
+  middleware: [demoEnabled, demoIpLimit("tokens")],
   handle: async (c, { body }) =>
     c.json(
       await createDemoToken(c.var.services, {

@@ -1,6 +1,4 @@
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
-import { demoUnavailable } from "../../domain/demo/demo-limits";
 import { downloadByQr } from "../../domain/documents/qr-download";
 import type { AppEnv } from "../../env";
 import {
@@ -10,6 +8,7 @@ import {
 } from "../../openapi/responses";
 import { QR_SECRET } from "../../openapi/security";
 import { uuidPath } from "../../schemas/document-address";
+import { demoEnabled } from "../middleware/demo";
 import { defineOperation } from "../operation";
 import { isHead, storedPdfResponse } from "../stored-pdf-response";
 
@@ -34,12 +33,6 @@ const serveQrPdf =
       ),
       "inline",
     );
-
-/** Demo links answer only while the demo is on. */
-const demoEnabled = createMiddleware<AppEnv>(async (c, next) => {
-  if (!c.var.services.demo.enabled) throw demoUnavailable();
-  await next();
-});
 
 // A demo link also answers 503 while the demo is switched off; any link when
 // a dependency is unreachable (decisions.md).

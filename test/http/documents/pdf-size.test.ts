@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
 import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
-import type { RenderPdf } from "../../../src/domain/documents/services";
+import type { RenderPdf } from "../../../src/domain/documents/render-port";
 import { createCredential } from "../../helpers/credentials";
 import { documentsApi } from "../../helpers/documents-api";
 import { callWith, fixedClock } from "../../helpers/worker";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
-import { fallbackFontKey } from "../../../src/pdf/font-coverage";
+import { fallbackFontKey } from "../../../src/font-coverage/coverage";
 import { createCredential } from "../../helpers/credentials";
 import { documentsApi } from "../../helpers/documents-api";
 import { failing } from "../../helpers/faults";

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
-import { changedFields } from "../../../src/domain/documents/changed-fields";
-import {
-  type RectifiedVersion,
-  renderDocumentPdf,
-} from "../../../src/pdf/render-document";
+import type { RectifiedVersion } from "../../../src/domain/documents/render-port";
+import { changedFields } from "../../../src/pdf/changed-fields";
+import { renderDocumentPdf } from "../../../src/pdf/render-document";
 import { isDocumentLocale } from "../../../src/schemas/document-locale";
 import type { DocumentData } from "../../../src/schemas/document-request";
 import { createCredential } from "../../helpers/credentials";

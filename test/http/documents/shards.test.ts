@@ -6,6 +6,7 @@ import {
 import { describe, expect, it, vi } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
+import type { DocumentPdf } from "../../../src/domain/documents/render-port";
 import {
   documentShard,
   homeShard,
@@ -14,7 +15,6 @@ import {
   uuidBucket,
   uuidCreatedAt,
 } from "../../../src/domain/shard-routing";
-import type { DocumentPdf } from "../../../src/pdf/render-document";
 import { createScheduledHandler } from "../../../src/scheduled";
 import { createCredential } from "../../helpers/credentials";
 import { documentsApi } from "../../helpers/documents-api";

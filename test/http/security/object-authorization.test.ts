@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
-import type { Environment } from "../../../src/db/schema";
+import type { Environment } from "../../../src/schemas/environment";
 import { createCredential } from "../../helpers/credentials";
 import {
   comparable,

@@ -1,4 +1,4 @@
-// Apart from font-coverage.ts, which reads fonts/coverage.json: the script
+// Apart from coverage.ts, which reads fonts/coverage.json: the script
 // that writes that file asks this too (scripts/subset-fallback-fonts.ts).
 
 // Unassigned and private-use code points: no font can mean anything by them.

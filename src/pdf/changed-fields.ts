@@ -1,4 +1,4 @@
-import type { DocumentData } from "../../schemas/document-request";
+import type { DocumentData } from "../schemas/document-request";
 
 /**
  * Each data field a document prints, in printed order, with the parts of the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originTimeZone } from "../../src/domain/documents/origin-time-zone";
+import { originTimeZone } from "../../src/pdf/origin-time-zone";
 
 describe("the time zone of the place of loading", () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { TransportLocation } from "../../schemas/transport-location";
+import type { TransportLocation } from "../schemas/transport-location";
 
 /** The two time zones of Spain where a domestic transport can start. */
 export type SpanishTimeZone = "Europe/Madrid" | "Atlantic/Canary";

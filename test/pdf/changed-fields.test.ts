@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fullRequest, type RequestBody } from "../../fixtures/requests";
-import {
-  changedFields,
-  changesVehicle,
-} from "../../src/domain/documents/changed-fields";
+import { changedFields, changesVehicle } from "../../src/pdf/changed-fields";
 import {
   documentRequestSchema,
   splitRequest,

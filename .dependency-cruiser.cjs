@@ -1,0 +1,84 @@
+// The layers of src/ (docs/architecture.md, "Layers"): a file imports only
+// files of its own layer or of a lower one, and no import circles back.
+// `npm run layers` checks it; .ci/run fails on any violation.
+
+/** Highest first: [name, files]. Folders of one layer may not import each other. */
+const LAYERS = [
+  ["entry", ["^src/(index|app|scheduled|services)\\.ts$"]],
+  ["http", ["^src/http/"]],
+  ["app-environment", ["^src/(env|config)\\.ts$"]],
+  ["openapi", ["^src/openapi/"]],
+  ["durable-objects", ["^src/durable-objects/"]],
+  ["pdf", ["^src/pdf/"]],
+  ["domain", ["^src/domain/"]],
+  ["persistence-and-storage", ["^src/db/", "^src/storage/"]],
+  ["schemas", ["^src/schemas/"]],
+  ["leaf-helpers", ["^src/font-coverage/", "^src/qr/"]],
+  ["base", ["^src/(errors|clock|failure-log)\\.ts$"]],
+];
+
+// removed by the operations split: the OpenAPI documents still read the
+// operation tables from src/http instead of being handed them.
+const OPENAPI_READS_OPERATIONS = {
+  from: "^src/openapi/(document|ops-document)\\.ts$",
+  to: "^src/http/(operation\\.ts|operations/(index|ops)\\.ts)$",
+};
+
+const ranked = LAYERS.flatMap(([, paths]) => paths);
+
+const pointsDown = LAYERS.flatMap(([name, paths], rank) => {
+  const above = LAYERS.slice(0, rank).flatMap(([, higher]) => higher);
+  return paths
+    .map((path) => ({
+      name: `${name}-points-down`,
+      comment: `${name} imports only its own layer or a lower one.`,
+      severity: "error",
+      from: { path, pathNot: OPENAPI_READS_OPERATIONS.from },
+      to: { path: [...above, ...paths.filter((other) => other !== path)] },
+    }))
+    .filter((rule) => rule.to.path.length > 0);
+});
+
+module.exports = {
+  forbidden: [
+    ...pointsDown,
+    {
+      name: "openapi-points-down",
+      comment: "removed by the operations split",
+      severity: "error",
+      from: { path: OPENAPI_READS_OPERATIONS.from },
+      to: {
+        path: LAYERS.slice(0, 3).flatMap(([, paths]) => paths),
+        pathNot: OPENAPI_READS_OPERATIONS.to,
+      },
+    },
+    {
+      name: "in-a-layer",
+      comment: "Every file of src/ belongs to a layer of this file.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ranked },
+      to: {},
+    },
+    {
+      name: "into-a-layer",
+      comment: "Every file of src/ belongs to a layer of this file.",
+      severity: "error",
+      from: {},
+      to: { path: "^src/", pathNot: ranked },
+    },
+    {
+      name: "no-circular",
+      comment: "No import circles back, inside a folder either.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // `import type` counts: a type is a dependency too.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".json"] },
+  },
+};

@@ -1,0 +1,44 @@
+import type { FallbackFamily } from "../../font-coverage/fallback-families";
+import type { DocumentLocale } from "../../schemas/document-locale";
+import type { DocumentData } from "../../schemas/document-request";
+
+// What the domain asks of the PDF renderer: src/pdf implements it, and the
+// app is handed the renderer (tests pass another one).
+
+/** Renders a document's PDF. */
+export type RenderPdf = (input: DocumentPdfInput) => Promise<DocumentPdf>;
+
+/** Font files by fallback family. */
+export type FontFiles = ReadonlyMap<FallbackFamily, Uint8Array>;
+
+/** A document as issued: its transport data and what the service adds. */
+export interface IssuedDocument {
+  data: DocumentData;
+  uuid: string;
+  /** Creation time, epoch milliseconds. */
+  createdAt: number;
+  /** The version this one corrects, or null for an initial issue. */
+  rectifies: RectifiedVersion | null;
+  /** The QR link that downloads the PDF. */
+  qrUrl: string;
+}
+
+/** The version a correction rectifies: its data says what the correction changed. */
+export interface RectifiedVersion {
+  uuid: string;
+  data: DocumentData;
+}
+
+export interface DocumentPdfInput extends IssuedDocument {
+  /** The language of the labels (with the Spanish beside them); data prints as given. */
+  locale: DocumentLocale;
+  /** A demo document: "not valid" beside the logo, DEMO across every page. */
+  demo: boolean;
+  /** The fallback fonts for what Noto Sans lacks; none for most documents. */
+  fallbackFonts?: FontFiles;
+}
+
+export interface DocumentPdf {
+  bytes: Uint8Array;
+  pages: number;
+}

@@ -1,0 +1,45 @@
+import type { Clock } from "../clock";
+import type { Database } from "../db/client";
+import type { ArchiveStore } from "../storage/archive-store";
+import type { FontStore } from "../storage/font-store";
+import type { Keyring } from "../storage/keyring";
+import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
+import type { PdfStore } from "../storage/pdf-store";
+import type { DemoConfig } from "./demo/demo-config";
+import type { RenderPdf } from "./documents/render-port";
+import type { Locks } from "./locks";
+import type { RateLimits } from "./rate-limits";
+
+/** Runs `work` after the answer is sent; `task` names it if it fails. */
+export type Background = (task: string, work: Promise<unknown>) => void;
+
+/**
+ * Everything the rules use, passed in so that tests and fault injection can
+ * hand over other ones.
+ */
+export interface Services {
+  /** The D1 shards, DB_0 first; src/domain/shard-routing.ts picks one. */
+  shards: readonly Database[];
+  /**
+   * While a rebalance runs, the shard count before it (the first ones of
+   * `shards`): a row not yet moved is still where that count routed it.
+   */
+  shardsBefore: number | null;
+  clock: Clock;
+  pdfs: PdfStore;
+  /** Settled documents' PDFs at the edge, for their QR links. */
+  edgeCache: PdfEdgeCache;
+  archives: ArchiveStore;
+  qrKeyring: Keyring;
+  /** The PDF renderer (src/pdf), passed in so that tests can replace it. */
+  renderPdf: RenderPdf;
+  fonts: FontStore;
+  locks: Locks;
+  rateLimits: RateLimits;
+  demo: DemoConfig;
+  /** Public origin of the links in results, such as `https://deca.example`. */
+  baseUrl: string;
+  /** Recorded with every audit event. */
+  requestId: string;
+  background: Background;
+}
