@@ -122,7 +122,11 @@ async function moveTimesOn(ms: number): Promise<void> {
         .prepare(`SELECT name, type FROM pragma_table_info(?);`)
         .all(String(table));
       for (const { name: column, type } of columns) {
-        if (!String(column).endsWith("_at") || type !== "integer") continue;
+        if (
+          !String(column).endsWith("_at") ||
+          String(type).toUpperCase() !== "INTEGER"
+        )
+          continue;
         database
           .prepare(`UPDATE "${table}" SET "${column}" = "${column}" + ?;`)
           .run(ms);
