@@ -5,11 +5,12 @@ import {
   enforceDemoRateLimit,
 } from "../../domain/demo/demo-limits";
 import type { AppEnv } from "../../env";
-import { exampleDemoToken } from "../../openapi/examples";
-import { jsonResponse, responses } from "../../openapi/responses";
+import { jsonResponse } from "../../openapi/responses";
 import { demoTokenRequestSchema } from "../../schemas/demo-token-request";
+import { demoTokenResultSchema } from "../../schemas/demo-token-result";
 import { demoBodyLimit } from "../body-limit";
 import { clientIp } from "../client-ip";
+import { errorResponses } from "../error-responses";
 import { defineOperation } from "../operation";
 
 /** The public demo's gate: on, and this IP within its token limits. */
@@ -32,7 +33,12 @@ export const createDemoTokenOperation = defineOperation({
   body: {
     schema: demoTokenRequestSchema,
     limit: demoBodyLimit,
-    example: { document_locale: "es" },
+    examples: {
+      spanish: {
+        summary: "PDFs labelled in Spanish",
+        value: { document_locale: "es" },
+      },
+    },
   },
   middleware: [demoTokenLimits],
   handle: async (c, { body }) =>
@@ -46,11 +52,19 @@ export const createDemoTokenOperation = defineOperation({
   doc: {
     operationId: "createDemoToken",
     summary: "A demo token (sk_demo_) for 24 hours, from this IP only",
+    description:
+      "No key needed. The token works like a test key from the IP that asked for it, for a limited number of documents; its documents carry `demo: true` and their QR links open under /demo/d/ while the demo is on.",
     tags: ["demo"],
     security: [],
-    responses: responses(
-      { 201: jsonResponse("The token.", "DemoTokenResult", exampleDemoToken) },
-      [400, 413, 415, 422, 429, 500, 503],
-    ),
+    responses: {
+      201: jsonResponse("The token.", demoTokenResultSchema, {
+        token: "sk_demo_4fJ8kQ2mZx7Rt1Vb9Nc3Hd6Lp0Ws5Ya",
+        expires_at: "2026-11-22T08:00:00.000Z",
+        document_locale: "es",
+      }),
+      ...errorResponses([400, 413, 415, 422, 429, 500, 503], {
+        codes: ["DEMO_RATE_LIMITED"],
+      }),
+    },
   },
 });
