@@ -3,6 +3,7 @@ import {
   DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
   DEFAULT_MAX_BODY_BYTES,
 } from "../config";
+import { DELETE_WINDOW_HOURS, READ_WINDOW_HOURS } from "../domain/windows";
 import {
   type DomainError,
   type ErrorCode,
@@ -88,7 +89,7 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     status: 409,
     api: "customers",
     message: () =>
-      "The document issued for this request is no longer available (24 hours).",
+      `The document issued for this request is no longer available (${READ_WINDOW_HOURS} hours).`,
   },
   DOCUMENT_ALREADY_RECTIFIED: {
     status: 409,
@@ -100,7 +101,7 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     status: 409,
     api: "customers",
     message: () =>
-      "A document can be deleted only within 2 hours of its creation.",
+      `A document can be deleted only within ${DELETE_WINDOW_HOURS} hours of its creation.`,
   },
   DOCUMENT_ALREADY_DELIVERED: {
     status: 409,

@@ -1,4 +1,5 @@
 import { rectifyDocument } from "../../domain/documents/rectify-document";
+import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { documentRequestSchema } from "../../schemas/document-request";
 import { exampleRequest } from "../../schemas/document-request-example";
@@ -49,8 +50,7 @@ export const correctDocumentOperation = ({
     doc: {
       operationId: operationId("rectifyDocument"),
       summary: "Correct a document by issuing a new version",
-      description:
-        "The whole corrected data, no partial updates. The corrected version and its QR link stay valid. The same correction sent again within 24 hours answers the existing one. Its PDF names the version it rectifies and lists the printed fields whose normalized values changed, a change of vehicle as such (Orden FOM/2861/2012, art. 6 g).",
+      description: `The whole corrected data, no partial updates. The corrected version and its QR link stay valid. The same correction sent again within ${READ_WINDOW_HOURS} hours answers the existing one. Its PDF names the version it rectifies and lists the printed fields whose normalized values changed, a change of vehicle as such (Orden FOM/2861/2012, art. 6 g).`,
       tags: DOCUMENT_TAGS,
       security: BEARER,
       responses: {

@@ -1,5 +1,8 @@
 import { createMiddleware } from "hono/factory";
-import { createDemoToken } from "../../domain/demo/create-demo-token";
+import {
+  createDemoToken,
+  DEMO_SESSION_HOURS,
+} from "../../domain/demo/create-demo-token";
 import {
   demoUnavailable,
   enforceDemoRateLimit,
@@ -51,7 +54,7 @@ export const createDemoTokenOperation = defineOperation({
     ),
   doc: {
     operationId: "createDemoToken",
-    summary: "A demo token (sk_demo_) for 24 hours, from this IP only",
+    summary: `A demo token (sk_demo_) for ${DEMO_SESSION_HOURS} hours, from this IP only`,
     description:
       "No key needed. The token works like a test key from the IP that asked for it, for a limited number of documents; its documents carry `demo: true` and their QR links open under /demo/d/ while the demo is on.",
     tags: ["demo"],

@@ -1,4 +1,5 @@
 import { deleteDocument } from "../../domain/documents/delete-document";
+import { DELETE_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { deleteRequestSchema } from "../../schemas/delete-request";
 import { callerBodyLimit } from "../body-limit";
@@ -43,7 +44,7 @@ export const deleteDocumentOperation = ({
     },
     doc: {
       operationId: operationId("deleteDocument"),
-      summary: "Delete a document within 2 hours of its creation",
+      summary: `Delete a document within ${DELETE_WINDOW_HOURS} hours of its creation`,
       description:
         "Only the latest version, never handed over nor used, before its QR link was first opened.",
       tags: DOCUMENT_TAGS,

@@ -1,4 +1,5 @@
 import { downloadDocumentPdf } from "../../domain/documents/read-document";
+import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { documentedPdf } from "../../openapi/responses";
 import { BEARER } from "../../openapi/security";
 import { errorResponses } from "../error-responses";
@@ -28,8 +29,7 @@ export const documentPdfOperation = ({ path, params, operationId }: Address) =>
     doc: {
       operationId: operationId("downloadDocumentPdf"),
       summary: "Download the exact stored PDF",
-      description:
-        "The bytes stored at issue, whose SHA-256 is the result's `pdf.sha256`, within 24 hours of the document's creation. Each download is recorded in the document's audit trail.",
+      description: `The bytes stored at issue, whose SHA-256 is the result's \`pdf.sha256\`, within ${READ_WINDOW_HOURS} hours of the document's creation. Each download is recorded in the document's audit trail.`,
       tags: DOCUMENT_TAGS,
       security: BEARER,
       responses: {

@@ -1,6 +1,7 @@
 import { getDocumentQrLink } from "../../domain/documents/read-document";
 import { qrImageResponse } from "../../openapi/responses";
 import { BEARER } from "../../openapi/security";
+import { MIN_PNG_SIDE } from "../../qr/png";
 import { qrImageQuerySchema } from "../../schemas/qr-image-query";
 import { errorResponses } from "../error-responses";
 import { requireCredential } from "../middleware/authenticate";
@@ -39,7 +40,7 @@ export const documentQrCodeOperation = ({
       security: BEARER,
       responses: {
         200: qrImageResponse(
-          "The QR code: SVG, or a PNG at least 600 pixels square, quiet zone included.",
+          `The QR code: SVG, or a PNG at least ${MIN_PNG_SIDE} pixels square, quiet zone included.`,
         ),
         ...errorResponses([...READ_ERRORS, 422], { codes: READ_CODES }),
       },

@@ -1,4 +1,5 @@
 import { getDocumentStatus } from "../../domain/documents/read-document";
+import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { jsonResponse } from "../../openapi/responses";
 import { BEARER } from "../../openapi/security";
 import { documentStatusSchema } from "../../schemas/document-result";
@@ -25,8 +26,7 @@ export const documentStatusOperation = ({
     doc: {
       operationId: operationId("getDocumentStatus"),
       summary: "Whether a document is active or deleted",
-      description:
-        "Within 24 hours of its creation, a deleted document answers `deleted` here while every other read of it is a 404.",
+      description: `Within ${READ_WINDOW_HOURS} hours of its creation, a deleted document answers \`deleted\` here while every other read of it is a 404.`,
       tags: DOCUMENT_TAGS,
       security: BEARER,
       responses: {

@@ -1,4 +1,5 @@
 import { getDocument } from "../../domain/documents/read-document";
+import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { errorResponses } from "../error-responses";
 import { requireCredential } from "../middleware/authenticate";
@@ -21,9 +22,8 @@ export const getDocumentOperation = ({ path, params, operationId }: Address) =>
       c.json(await getDocument(c.var.services, c.var.credential, input.params)),
     doc: {
       operationId: operationId("getDocument"),
-      summary: "Read a document (within 24 hours of its creation)",
-      description:
-        "The result as create or correct answered it. A rectified version still answers; a deleted one, another key's or one older than 24 hours is the same 404 as an unknown one.",
+      summary: `Read a document (within ${READ_WINDOW_HOURS} hours of its creation)`,
+      description: `The result as create or correct answered it. A rectified version still answers; a deleted one, another key's or one older than ${READ_WINDOW_HOURS} hours is the same 404 as an unknown one.`,
       tags: DOCUMENT_TAGS,
       security: BEARER,
       responses: {

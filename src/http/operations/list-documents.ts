@@ -1,4 +1,5 @@
 import { listDocuments } from "../../domain/documents/list";
+import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { jsonResponse } from "../../openapi/responses";
 import { BEARER } from "../../openapi/security";
 import { documentListSchema } from "../../schemas/document-result";
@@ -18,7 +19,7 @@ export const listDocumentsOperation = defineOperation({
     c.json(await listDocuments(c.var.services, c.var.credential, query)),
   doc: {
     operationId: "listDocuments",
-    summary: "Your non-deleted documents of the last 24 hours, newest first",
+    summary: `Your non-deleted documents of the last ${READ_WINDOW_HOURS} hours, newest first`,
     description:
       "The documents issued with this key, corrections included (each names the version it rectifies). `from` and `to` keep those whose transport date lies between them, both included; `page` and `limit` page through the rest.",
     tags: DOCUMENT_TAGS,
