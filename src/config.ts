@@ -71,9 +71,15 @@ const originSchema = z
     }
   });
 
+/** The body limits when MAX_BODY_BYTES and MAX_DEMO_BODY_BYTES are unset (docs/api.md). */
+export const DEFAULT_MAX_BODY_BYTES = { real: 131_072, demo: 32_768 };
+
+/** The documents a demo session may issue when DEMO_DOCUMENTS_PER_TOKEN is unset. */
+export const DEFAULT_DEMO_DOCUMENTS_PER_TOKEN = 10;
+
 const settingsSchema = z.object({
-  MAX_BODY_BYTES: count(131_072),
-  MAX_DEMO_BODY_BYTES: count(32_768),
+  MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
+  MAX_DEMO_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.demo),
   DEMO_ENABLED: z
     .enum(["true", "false"], { error: 'must be "true" or "false"' })
     .default("true"),
@@ -81,7 +87,7 @@ const settingsSchema = z.object({
   DEMO_TOKENS_PER_HOUR: count(10),
   DEMO_DOCUMENTS_PER_MINUTE: count(5),
   DEMO_DOCUMENTS_PER_HOUR: count(20),
-  DEMO_DOCUMENTS_PER_TOKEN: count(10),
+  DEMO_DOCUMENTS_PER_TOKEN: count(DEFAULT_DEMO_DOCUMENTS_PER_TOKEN),
   PDF_KEYRING: keyring("PDF_KEYRING"),
   QR_KEYRING: keyring("QR_KEYRING"),
   // Unset: the operations API does not exist (404), the rest works.

@@ -52,24 +52,27 @@ export type UnavailableDependency =
   | "rate_limiter";
 
 /** Codes of a 422 answer; each names what is wrong with one field. */
-export type ValidationCode =
-  | "REQUIRED"
-  | "UNKNOWN_FIELD"
-  | "INVALID_TYPE"
-  | "TOO_SHORT"
-  | "TOO_LONG"
-  | "INVALID_FORMAT"
-  | "INVALID_VALUE"
-  | "INVALID_TAX_ID"
-  | "INVALID_REGISTRATION"
-  | "INVALID_DECIMAL"
-  | "EXACTLY_ONE_REQUIRED"
-  | "BOTH_OR_NEITHER"
-  | "METADATA_TOO_LARGE"
-  | "METADATA_TOO_DEEP"
-  | "INVALID_DATE"
-  | "INVALID_RANGE"
-  | "DOCUMENT_TOO_LARGE";
+export const VALIDATION_CODES = [
+  "REQUIRED",
+  "UNKNOWN_FIELD",
+  "INVALID_TYPE",
+  "TOO_SHORT",
+  "TOO_LONG",
+  "INVALID_FORMAT",
+  "INVALID_VALUE",
+  "INVALID_TAX_ID",
+  "INVALID_REGISTRATION",
+  "INVALID_DECIMAL",
+  "EXACTLY_ONE_REQUIRED",
+  "BOTH_OR_NEITHER",
+  "METADATA_TOO_LARGE",
+  "METADATA_TOO_DEEP",
+  "INVALID_DATE",
+  "INVALID_RANGE",
+  "DOCUMENT_TOO_LARGE",
+] as const;
+
+export type ValidationCode = (typeof VALIDATION_CODES)[number];
 
 /** An item of the error body (its schema: src/schemas/error-body.ts), whose code is one of the contract's. */
 export interface ErrorItem {
@@ -137,7 +140,7 @@ export const notFound = (): DomainError => new DomainError("NOT_FOUND");
 // How long a client waits before retrying after an outage: long enough for a
 // Durable Object, D1 or R2 to come back, short enough for a haulier waiting on
 // a document.
-const OUTAGE_RETRY_AFTER_MS = 5_000;
+export const OUTAGE_RETRY_AFTER_MS = 5_000;
 
 /** A dependency the request needs could not be reached; a retry may succeed. */
 export const serviceUnavailable = (

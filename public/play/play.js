@@ -97,15 +97,18 @@ const valueAt = (object, path) =>
     .split(".")
     .reduce((value, key) => (value == null ? undefined : value[key]), object);
 
-/** Pre-fills the form with the fictitious example of the API's own description. */
+/**
+ * Pre-fills the form with the fictitious example of the API's own
+ * description: its first, which has no reference.
+ */
 async function prefill() {
   const openapi = await (await fetch("/api/v1/openapi.json")).json();
-  const example =
+  const { examples } =
     openapi.paths["/api/v1/documents"].post.requestBody.content[
       "application/json"
-    ].example;
+    ];
+  const example = Object.values(examples)[0].value;
   example.transport_date = new Date().toISOString().slice(0, 10);
-  example.reference = undefined;
   for (const input of $("document-form").elements) {
     if (input.name) input.value = valueAt(example, input.name) ?? "";
   }

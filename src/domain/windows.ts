@@ -1,8 +1,12 @@
 // The time windows of the contract (spec 8, decisions.md "Time").
 const HOUR_MS = 60 * 60 * 1000;
 
-const READ_WINDOW_MS = 24 * HOUR_MS;
-const DELETE_WINDOW_MS = 2 * HOUR_MS;
+/** How long a document can be read, and deleted, after its creation (docs/api.md). */
+export const READ_WINDOW_HOURS = 24;
+export const DELETE_WINDOW_HOURS = 2;
+
+const READ_WINDOW_MS = READ_WINDOW_HOURS * HOUR_MS;
+const DELETE_WINDOW_MS = DELETE_WINDOW_HOURS * HOUR_MS;
 
 /** Reads, lists and retries see a document while `now < created_at + 24 h`. */
 export const isWithinReadWindow = (createdAt: number, now: number): boolean =>

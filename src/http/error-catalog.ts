@@ -1,20 +1,39 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type {
-  DomainError,
-  ErrorCode,
-  ErrorFacts,
-  ErrorItem,
-  UnavailableDependency,
+import {
+  DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
+  DEFAULT_MAX_BODY_BYTES,
+} from "../config";
+import { DELETE_WINDOW_HOURS, READ_WINDOW_HOURS } from "../domain/windows";
+import {
+  type DomainError,
+  type ErrorCode,
+  type ErrorFacts,
+  type ErrorItem,
+  OUTAGE_RETRY_AFTER_MS,
+  type UnavailableDependency,
 } from "../errors";
 
 // Like unkey's codeToStatus: each code's status, its one message (a template
 // over the facts the code carries) and the headers a client acts on.
 
-interface CatalogEntry<Code extends ErrorCode> {
+/** Which API answers a code: the customers', the operations API, or both. */
+type Api = "customers" | "ops";
+
+type CatalogEntry<Code extends ErrorCode> = {
   status: ContentfulStatusCode;
   message: (facts: ErrorFacts[Code]) => string;
   headers?: (facts: ErrorFacts[Code]) => Record<string, string>;
-}
+  /** Absent: both. */
+  api?: Api;
+} & (keyof ErrorFacts[Code] extends never
+  ? { example?: never }
+  : {
+      /** The facts the API descriptions word it with: the defaults of the configuration. */
+      example: ErrorFacts[Code];
+    });
+
+// A minute: the window of the per-key and demo limits.
+const EXAMPLE_RETRY_AFTER_MS = 60_000;
 
 /** Whole seconds for `Retry-After`: rounded up, and never 0 ("retry now" while refused). */
 const retryAfterSeconds = (retryAfterMs: number): number =>
@@ -39,12 +58,14 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
   },
   UNAUTHENTICATED: {
     status: 401,
+    api: "customers",
     message: () =>
       "A valid API key is required: send it as `Authorization: Bearer <key>`.",
     headers: () => ({ "WWW-Authenticate": "Bearer" }),
   },
   IP_NOT_ALLOWED: {
     status: 403,
+    api: "customers",
     message: () =>
       "This API key may not be used from the IP address of this request.",
   },
@@ -54,45 +75,54 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
   },
   METHOD_NOT_ALLOWED: {
     status: 405,
+    example: { method: "PATCH", allowed: ["GET", "HEAD", "POST"] },
     message: ({ method, allowed }) =>
       `This path does not support ${method}; it supports ${allowed.join(", ")}.`,
     headers: ({ allowed }) => ({ Allow: allowed.join(", ") }),
   },
   REFERENCE_CONFLICT: {
     status: 409,
+    api: "customers",
     message: () => "This reference is already used by another request.",
   },
   DOCUMENT_WINDOW_EXPIRED: {
     status: 409,
+    api: "customers",
     message: () =>
-      "The document issued for this request is no longer available (24 hours).",
+      `The document issued for this request is no longer available (${READ_WINDOW_HOURS} hours).`,
   },
   DOCUMENT_ALREADY_RECTIFIED: {
     status: 409,
+    api: "customers",
     message: () =>
       "This version has already been rectified; only its latest version can be corrected or deleted.",
   },
   DELETE_WINDOW_EXPIRED: {
     status: 409,
+    api: "customers",
     message: () =>
-      "A document can be deleted only within 2 hours of its creation.",
+      `A document can be deleted only within ${DELETE_WINDOW_HOURS} hours of its creation.`,
   },
   DOCUMENT_ALREADY_DELIVERED: {
     status: 409,
+    api: "customers",
     message: () => "A document handed to the carrier cannot be deleted.",
   },
   DOCUMENT_ALREADY_USED: {
     status: 409,
+    api: "customers",
     message: () =>
       "A document already used for the transport cannot be deleted.",
   },
   DOCUMENT_ALREADY_ACCESSED: {
     status: 409,
+    api: "customers",
     message: () =>
       "The document's QR link has already been used, so it cannot be deleted.",
   },
   PAYLOAD_TOO_LARGE: {
     status: 413,
+    example: { maxBytes: DEFAULT_MAX_BODY_BYTES.real },
     message: ({ maxBytes }) =>
       `The request body exceeds the limit of ${maxBytes} bytes.`,
   },
@@ -103,12 +133,16 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
   },
   RATE_LIMITED: {
     status: 429,
+    api: "customers",
+    example: { retryAfterMs: EXAMPLE_RETRY_AFTER_MS },
     message: ({ retryAfterMs }) =>
       `Too many requests with this API key; retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
     headers: retryAfter,
   },
   DEMO_RATE_LIMITED: {
     status: 429,
+    api: "customers",
+    example: { retryAfterMs: EXAMPLE_RETRY_AFTER_MS },
     message: ({ retryAfterMs }) =>
       `Too many demo requests from this IP address; retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
     headers: retryAfter,
@@ -116,36 +150,63 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
   // No Retry-After: the limit of a session never resets.
   DEMO_DOCUMENT_LIMIT: {
     status: 429,
+    api: "customers",
+    example: { limit: DEFAULT_DEMO_DOCUMENTS_PER_TOKEN },
     message: ({ limit }) =>
       `A demo session may issue ${limit} documents, corrections included; request a new demo token.`,
   },
   INTERNAL_ERROR: {
     status: 500,
+    example: { requestId: "0b6c7a52-3f1e-4d8a-9c2b-5e4f3a2d1c0b" },
     message: ({ requestId }) =>
       `An unexpected error occurred. Quote request id ${requestId} when contacting support.`,
   },
   SERVICE_UNAVAILABLE: {
     status: 503,
+    example: { dependency: "database", retryAfterMs: OUTAGE_RETRY_AFTER_MS },
     message: ({ dependency, retryAfterMs }) =>
       `${UNAVAILABLE[dependency]} Retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
     headers: retryAfter,
   },
   DEMO_UNAVAILABLE: {
     status: 503,
+    api: "customers",
     message: () => "The public demo is switched off.",
   },
   OPS_UNAUTHENTICATED: {
     status: 401,
+    api: "ops",
     message: () =>
       "The operations API requires the support secret: send it as `Authorization: Bearer <secret>`.",
     headers: () => ({ "WWW-Authenticate": "Bearer" }),
   },
   OPS_IP_NOT_ALLOWED: {
     status: 403,
+    api: "ops",
     message: () =>
       "The operations API may not be used from the IP address of this request.",
   },
 };
+
+/**
+ * Each code `api` answers with `status`, worded for its example facts: what
+ * the API descriptions say of that status.
+ */
+export function codesOf(status: number, api: Api) {
+  return Object.entries(ERROR_CATALOG).flatMap(([code, entry]) => {
+    const { example = {}, message, headers } = entry as CatalogEntry<ErrorCode>;
+    const facts = example as never;
+    return entry.status === status && (entry.api ?? api) === api
+      ? [
+          {
+            code: code as ErrorCode,
+            message: message(facts),
+            headers: headers?.(facts) ?? {},
+          },
+        ]
+      : [];
+  });
+}
 
 /** How the API answers a domain error: its status, its one error item and its headers. */
 export function answerTo<Code extends ErrorCode>(

@@ -2,46 +2,19 @@ import type { Context, Env, Hono, MiddlewareHandler } from "hono";
 import type * as z from "zod";
 import type { AppEnv } from "../env";
 import { notFound } from "../errors";
-import type { ResponseObject } from "../openapi/responses";
+import type {
+  BodyContract,
+  OperationContract,
+} from "../openapi/operation-contract";
 import type { BodyLimit } from "./body-limit";
 import { validate, validateJsonBody } from "./validate";
-
-type Method = "get" | "put" | "post" | "delete";
 
 type Output<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
 
 /**
- * What the OpenAPI document and the router both read of an operation: its
- * method, path (`{name}` parameters), the schemas of what it takes, and the
- * document's words and answers (success and error statuses).
+ * An operation the app serves, defined once: the router and the OpenAPI
+ * documents (handed the operation table) both read it.
  */
-export interface OperationContract {
-  method: Method;
-  path: string;
-  /** Path parameters; a value they refuse names no document: 404. */
-  params?: z.ZodObject;
-  /** Query parameters, validated: 422 listing every error. */
-  query?: z.ZodObject;
-  /** A required JSON body, read under `limit`: 415, 413, 400, then 422. */
-  body?: { schema: z.ZodType; limit: BodyLimit; example: unknown };
-  /**
-   * A GET whose HEAD the document describes too: Hono answers HEAD with the
-   * GET route, and the handler records nothing for it (a PDF, an image).
-   */
-  head?: true;
-  doc: {
-    operationId: string;
-    summary: string;
-    description?: string;
-    tags: string[];
-    security: Record<string, string[]>[];
-    /** Parameters checked by the domain rather than a schema (a QR secret). */
-    parameters?: object[];
-    responses: Record<string, ResponseObject>;
-  };
-}
-
-/** An operation the app serves, defined once. */
 export interface Operation extends OperationContract {
   serve(app: Hono<AppEnv>): void;
 }
@@ -60,7 +33,8 @@ type Spec<
 > = Omit<OperationContract, "params" | "query" | "body"> & {
   params?: Params;
   query?: Query;
-  body?: { schema: Body; limit: BodyLimit; example: unknown };
+  /** A required JSON body, read under `limit`: 415, 413, 400, then 422. */
+  body?: BodyContract & { schema: Body; limit: BodyLimit };
   /** The route's policy (authentication, limits), in the order of checks. */
   middleware?: MiddlewareHandler<E>[];
   handle(
@@ -74,7 +48,7 @@ const routePath = (path: string): string => path.replace(/\{([^}]+)\}/g, ":$1");
 
 /**
  * An operation from its one definition. Checks run in the contract's order
- * (decisions.md): the route's middleware (401, 403, 429), the query (422),
+ * (docs/api.md): the route's middleware (401, 403, 429), the query (422),
  * the body (415, 413, 400, 422), then the path parameters (a document rule:
  * a path that cannot name a document is the same 404 as an unknown one).
  */

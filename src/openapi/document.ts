@@ -1,9 +1,12 @@
 import * as z from "zod";
-import type { OperationContract } from "../http/operation";
-import { OPERATIONS } from "../http/operations";
-import { componentSchemas, schemaRefOf } from "./components";
+import { componentRef, componentSchemas } from "./components";
+import { linksFrom } from "./links";
+import type { OperationContract, SchemaLike } from "./operation-contract";
 import { headOf } from "./responses";
 import { BEARER, SECURITY_SCHEMES } from "./security";
+
+/** How a document writes a zod schema: a reference to its components, or inlined. */
+export type SchemaOf = (schema: z.ZodType, io: "input" | "output") => object;
 
 /** OpenAPI parameters of a schema of path or query parameters. */
 function parametersOf(schema: z.ZodObject, where: "path" | "query") {
@@ -22,19 +25,49 @@ function parametersOf(schema: z.ZodObject, where: "path" | "query") {
   });
 }
 
-/** How a document names a body's schema: a reference to its components, or inlined. */
-type BodySchemaOf = (schema: z.ZodType) => object;
+const written = (schema: SchemaLike, schemaOf: SchemaOf, io: "output") =>
+  schema instanceof z.ZodType ? schemaOf(schema, io) : schema;
 
-/** The document's operation object of one operation. */
-function operationObject(
-  { body, query, doc }: OperationContract,
-  bodySchemaOf: BodySchemaOf,
+/** Responses with their schemas written, and links from what names a resource. */
+function responsesOf(
+  { responses }: OperationContract["doc"],
+  links: Record<string, object>,
+  schemaOf: SchemaOf,
 ) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const content = Object.fromEntries(
+        Object.entries(response.content ?? {}).map(([type, media]) => [
+          type,
+          { ...media, schema: written(media.schema, schemaOf, "output") },
+        ]),
+      );
+      const linked = status.startsWith("2") && Object.keys(links).length > 0;
+      return [
+        status,
+        {
+          ...response,
+          ...(response.content ? { content } : {}),
+          ...(linked ? { links } : {}),
+        },
+      ];
+    }),
+  );
+}
+
+/** The document's operation object of one operation of `operations`. */
+function operationObject(
+  operation: OperationContract,
+  operations: readonly OperationContract[],
+  schemaOf: SchemaOf,
+) {
+  const { body, query, names, doc } = operation;
   const { parameters = [], responses, ...words } = doc;
   const allParameters = [
     ...(query ? parametersOf(query, "query") : []),
     ...parameters,
   ];
+  const links = names ? linksFrom(names, operations) : {};
   return {
     ...words,
     ...(allParameters.length > 0 ? { parameters: allParameters } : {}),
@@ -44,21 +77,21 @@ function operationObject(
             required: true,
             content: {
               "application/json": {
-                schema: bodySchemaOf(body.schema),
-                example: body.example,
+                schema: schemaOf(body.schema, "input"),
+                examples: body.examples,
               },
             },
           },
         }
       : {}),
-    responses,
+    responses: responsesOf(doc, links, schemaOf),
   };
 }
 
 /** `paths`: each path's parameters, then its operations. */
 export function pathItems(
   operations: readonly OperationContract[],
-  bodySchemaOf: BodySchemaOf = schemaRefOf,
+  schemaOf: SchemaOf,
 ) {
   const items: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
@@ -67,7 +100,7 @@ export function pathItems(
         ? { parameters: parametersOf(operation.params, "path") }
         : {}),
     };
-    const object = operationObject(operation, bodySchemaOf);
+    const object = operationObject(operation, operations, schemaOf);
     item[operation.method] = object;
     if (operation.head) item.head = headOf(object);
     items[operation.path] = item;
@@ -75,15 +108,16 @@ export function pathItems(
   return items;
 }
 
-function buildDocument() {
+function buildDocument(operations: readonly OperationContract[]) {
   return {
     openapi: "3.1.0",
     info: {
-      title:
-        "DeCA: documento de control del transporte de mercancías por carretera",
+      title: "DeCA API: Spain's road transport control document",
       version: "1.0.0",
       description:
-        "Issues, corrects, lists, reads, deletes and downloads the Spanish road transport control document (DeCA), with a PDF and a QR link. Every error is `{errors: [{field, code, message}]}`.",
+        "Issues, corrects, lists, reads, deletes and downloads the Spanish road transport control document (DeCA, documento de control), with a PDF and a QR link. Every error is `{errors: [{field, code, message}]}`. The rules in full: docs/api.md in the service's repository.",
+      contact: CONTACT,
+      license: LICENSE,
     },
     servers: [{ url: "/" }],
     tags: [
@@ -92,7 +126,7 @@ function buildDocument() {
       { name: "demo", description: "The public demo." },
     ],
     security: BEARER,
-    paths: pathItems(OPERATIONS),
+    paths: pathItems(operations, componentRef),
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: componentSchemas(),
@@ -100,12 +134,33 @@ function buildDocument() {
   };
 }
 
-export type OpenApiDocument = ReturnType<typeof buildDocument>;
+/**
+ * Who answers for the service. The message of a 500 carries the request id
+ * to quote to them.
+ */
+export const CONTACT = { name: "DeCA service support" };
 
-let built: OpenApiDocument | undefined;
+/**
+ * The service is private (package.json) and grants no license. Linters
+ * want an SPDX `identifier` or a `url`; SPDX names a license of one's own
+ * `LicenseRef-…`.
+ */
+export const LICENSE = {
+  name: "Proprietary: all rights reserved",
+  identifier: "LicenseRef-Proprietary",
+};
 
-/** The OpenAPI 3.1 document, built once per isolate. */
-export function openApiDocument(): OpenApiDocument {
-  built ??= buildDocument();
-  return built;
+/** A document builder that builds once per operation table and isolate. */
+export function builtOnce<Document>(
+  build: (operations: readonly OperationContract[]) => Document,
+) {
+  const built = new WeakMap<readonly OperationContract[], Document>();
+  return (operations: readonly OperationContract[]): Document => {
+    const document = built.get(operations) ?? build(operations);
+    built.set(operations, document);
+    return document;
+  };
 }
+
+/** The OpenAPI 3.1 document of the operations handed in. */
+export const openApiDocument = builtOnce(buildDocument);

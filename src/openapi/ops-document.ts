@@ -1,19 +1,21 @@
-import { OPS_OPERATIONS } from "../http/operations/ops";
-import { pathItems } from "./document";
-import {
-  inlineSchema,
-  OPS_SECURITY_SCHEMES,
-  SUPPORT_SECRET,
-} from "./ops-responses";
+import { inlineSchema } from "./components";
+import { builtOnce, CONTACT, LICENSE, pathItems } from "./document";
+import type { OperationContract } from "./operation-contract";
+import { OPS_SECURITY_SCHEMES, SUPPORT_SECRET } from "./security";
 
-function buildOpsDocument() {
+// The operations API's own description (docs/operations.md), apart from the
+// customers' document: its schemas are inlined where they are used.
+
+function buildOpsDocument(operations: readonly OperationContract[]) {
   return {
     openapi: "3.1.0",
     info: {
       title: "DeCA operations API",
       version: "1.0.0",
       description:
-        "For the service's support and its deploy tooling, never for customers: key management, audit trails and the data steps of a deploy or a shard change, run inside the Worker. Every call needs the support secret and is recorded. See docs/operations.md.",
+        "For the service's support and its deploy tooling, never for customers: key management, audit trails and the data steps of a deploy or a shard change, run inside the Worker. Every call needs the support secret and is recorded: a call whose record cannot be written answers 503 and does nothing. Without `SUPPORT_KEYRING`, every path answers 404. See docs/operations.md.",
+      contact: CONTACT,
+      license: LICENSE,
     },
     servers: [{ url: "/" }],
     tags: [
@@ -26,15 +28,10 @@ function buildOpsDocument() {
       { name: "audit", description: "The trail of this API's own calls." },
     ],
     security: SUPPORT_SECRET,
-    paths: pathItems(OPS_OPERATIONS, (schema) => inlineSchema(schema, "input")),
+    paths: pathItems(operations, inlineSchema),
     components: { securitySchemes: OPS_SECURITY_SCHEMES },
   };
 }
 
-let built: ReturnType<typeof buildOpsDocument> | undefined;
-
-/** The operations API's OpenAPI 3.1 document, built once per isolate. */
-export function opsOpenApiDocument() {
-  built ??= buildOpsDocument();
-  return built;
-}
+/** The operations API's OpenAPI 3.1 document, of the operations handed in. */
+export const opsOpenApiDocument = builtOnce(buildOpsDocument);

@@ -16,3 +16,14 @@ export const SECURITY_SCHEMES = {
 
 export const BEARER = [{ bearer: [] }];
 export const QR_SECRET = [{ qrSecret: [] }];
+
+export const SUPPORT_SECRET = [{ supportSecret: [] }];
+
+export const OPS_SECURITY_SCHEMES = {
+  supportSecret: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "`Authorization: Bearer <support secret>`: the base64 key of any version of SUPPORT_KEYRING.",
+  },
+};

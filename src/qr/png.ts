@@ -1,7 +1,7 @@
 import { type QrSymbol, qrSymbol } from "./symbol";
 
 /** The smallest side of the image, quiet zone included: sharp on any phone screen. */
-const MIN_PNG_SIDE = 600;
+export const MIN_PNG_SIDE = 600;
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

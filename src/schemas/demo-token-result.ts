@@ -1,12 +1,16 @@
 import * as z from "zod";
+import { component } from "./component";
 import { documentLocaleSchema } from "./document-locale";
 import { timestamp } from "./document-result";
 
 /** The answer to a demo token request (spec 2.14), for the OpenAPI document. */
-export const demoTokenResultSchema = z.strictObject({
-  token: z.string().startsWith("sk_demo_"),
-  expires_at: timestamp,
-  document_locale: documentLocaleSchema,
-});
+export const demoTokenResultSchema = component(
+  "DemoTokenResult",
+  z.strictObject({
+    token: z.string().startsWith("sk_demo_"),
+    expires_at: timestamp,
+    document_locale: documentLocaleSchema,
+  }),
+);
 
 export type DemoTokenResult = z.output<typeof demoTokenResultSchema>;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { calendarDate } from "./calendar-date";
+import { component } from "./component";
 import { goodsSchema } from "./goods";
 import { metadataSchema } from "./metadata";
 import { carrierSchema, shipperSchema } from "./party";
@@ -13,19 +14,22 @@ import { vehicleSchema } from "./vehicle";
  * The body of create and correct (spec 2.9). Parsing it also normalizes it:
  * the output is the `data` of the result plus `metadata`.
  */
-export const documentRequestSchema = z.strictObject({
-  transport_date: calendarDate,
-  shipper: shipperSchema,
-  carrier: carrierSchema,
-  origin: transportLocationSchema,
-  destination: transportLocationSchema,
-  goods: goodsSchema,
-  vehicle: vehicleSchema,
-  reference: optional(referenceSchema),
-  special_authorization: optional(specialAuthorizationSchema),
-  observations: optional(text(0, 4000)),
-  metadata: optional(metadataSchema),
-});
+export const documentRequestSchema = component(
+  "DocumentRequest",
+  z.strictObject({
+    transport_date: calendarDate,
+    shipper: shipperSchema,
+    carrier: carrierSchema,
+    origin: transportLocationSchema,
+    destination: transportLocationSchema,
+    goods: goodsSchema,
+    vehicle: vehicleSchema,
+    reference: optional(referenceSchema),
+    special_authorization: optional(specialAuthorizationSchema),
+    observations: optional(text(0, 4000)),
+    metadata: optional(metadataSchema),
+  }),
+);
 
 export type DocumentRequest = z.output<typeof documentRequestSchema>;
 

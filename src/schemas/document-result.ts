@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { component } from "./component";
 import { documentLocaleSchema } from "./document-locale";
 import { documentRequestSchema } from "./document-request";
 
@@ -6,93 +7,112 @@ import { documentRequestSchema } from "./document-request";
 // transport data is described by the request schema itself: the normalized
 // `data` is always a valid request without metadata.
 
-export const timestamp = z.iso.datetime().meta({
-  description: "UTC, ISO 8601 with milliseconds.",
-  examples: ["2026-11-21T08:30:00.000Z"],
-});
+export const timestamp = component(
+  "Timestamp",
+  z.iso.datetime().meta({
+    description: "UTC, ISO 8601 with milliseconds.",
+    examples: ["2026-11-21T08:30:00.000Z"],
+  }),
+);
 
-export const documentUuid = z.uuid().meta({
-  examples: ["0b6c7a52-3f1e-4d8a-9c2b-5e4f3a2d1c0b"],
-});
+const documentUuid = component(
+  "Uuid",
+  z.uuid().meta({ examples: ["0b6c7a52-3f1e-4d8a-9c2b-5e4f3a2d1c0b"] }),
+);
 
 /** The accepted request, normalized: the `data` of a result. */
-export const documentDataSchema = documentRequestSchema
-  .omit({ metadata: true })
-  .meta({
+const documentDataSchema = component(
+  "DocumentData",
+  documentRequestSchema.omit({ metadata: true }).meta({
     description:
       "The accepted request, normalized: upper-cased codes, normalized tax ids and plates, weight as a string, null for omitted optional fields.",
-  });
+  }),
+);
 
 /** Variant 1: a real document (sk_test_ or sk_live_). */
-export const documentResultSchema = z
-  .strictObject({
+const documentResultSchema = component(
+  "Document",
+  z
+    .strictObject({
+      uuid: documentUuid,
+      reference: z.string().nullable(),
+      created_at: timestamp,
+      url: z.url().meta({
+        description:
+          "QR link with its secret `k`: opens the PDF without a key. Do not log or publish it.",
+      }),
+      pdf: z.strictObject({
+        sha256: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .meta({ description: "SHA-256 of the exact stored PDF bytes." }),
+        size_bytes: z.int().positive(),
+        pages: z.int().positive(),
+      }),
+      pdf_download_url: z.url().meta({
+        description:
+          "Authenticated download: the owning key's Bearer, within 24 hours of creation.",
+      }),
+      rectifies_uuid: documentUuid.nullable().meta({
+        description: "The corrected document; null for an initial issue.",
+      }),
+      data: documentDataSchema,
+      metadata: z.record(z.string(), z.unknown()).nullable(),
+      document_locale: documentLocaleSchema,
+    })
+    .meta({ title: "Document" }),
+);
+
+/** Variant 2: a demo document, with its expiry and the link aliases. */
+const demoDocumentResultSchema = component(
+  "DemoDocument",
+  documentResultSchema
+    .extend({
+      demo: z.literal(true),
+      expires_at: timestamp,
+      qr_url: z.url().meta({ description: "Alias of url." }),
+      pdf_url: z.url().meta({ description: "Alias of pdf_download_url." }),
+    })
+    .meta({ title: "DemoDocument" }),
+);
+
+/** Exactly one variant matches: a real result has none of the demo fields. */
+export const anyDocumentResultSchema = component(
+  "DocumentResult",
+  z.xor([documentResultSchema, demoDocumentResultSchema]).meta({
+    description:
+      "Exactly one variant matches: a demo document has `demo: true`, `expires_at`, `qr_url` and `pdf_url`; a real one has none of them (so no discriminator: the real variant has no `demo` property).",
+  }),
+);
+
+const documentSummarySchema = component(
+  "DocumentSummary",
+  z.strictObject({
     uuid: documentUuid,
     reference: z.string().nullable(),
     created_at: timestamp,
-    url: z.url().meta({
-      description:
-        "QR link with its secret `k`: opens the PDF without a key. Do not log or publish it.",
-    }),
-    pdf: z.strictObject({
-      sha256: z
-        .string()
-        .regex(/^[0-9a-f]{64}$/)
-        .meta({ description: "SHA-256 of the exact stored PDF bytes." }),
-      size_bytes: z.int().positive(),
-      pages: z.int().positive(),
-    }),
-    pdf_download_url: z.url().meta({
-      description:
-        "Authenticated download: the owning key's Bearer, within 24 hours of creation.",
-    }),
-    rectifies_uuid: documentUuid.nullable().meta({
-      description: "The corrected document; null for an initial issue.",
-    }),
-    data: documentDataSchema,
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    document_locale: documentLocaleSchema,
-  })
-  .meta({ title: "Document" });
-
-/** Variant 2: a demo document, with its expiry and the link aliases. */
-export const demoDocumentResultSchema = documentResultSchema
-  .extend({
-    demo: z.literal(true),
-    expires_at: timestamp,
-    qr_url: z.url().meta({ description: "Alias of url." }),
-    pdf_url: z.url().meta({ description: "Alias of pdf_download_url." }),
-  })
-  .meta({ title: "DemoDocument" });
-
-/** Exactly one variant matches: a real result has none of the demo fields. */
-export const anyDocumentResultSchema = z
-  .xor([documentResultSchema, demoDocumentResultSchema])
-  .meta({
-    description:
-      "Exactly one variant matches: a demo document has `demo: true`, `expires_at`, `qr_url` and `pdf_url`; a real one has none of them (so no discriminator: the real variant has no `demo` property).",
-  });
-
-export const documentSummarySchema = z.strictObject({
-  uuid: documentUuid,
-  reference: z.string().nullable(),
-  created_at: timestamp,
-  transport_date: z.iso.date(),
-  rectifies_uuid: documentUuid.nullable(),
-});
-
-export const documentListSchema = z.strictObject({
-  data: z.array(documentSummarySchema),
-  meta: z.strictObject({
-    current_page: z.int().min(1),
-    limit: z.int().min(1).max(100),
-    total: z.int().min(0),
-    last_page: z.int().min(1),
+    transport_date: z.iso.date(),
+    rectifies_uuid: documentUuid.nullable(),
   }),
-});
+);
 
-export const documentStatusSchema = z.strictObject({
-  status: z.enum(["active", "deleted"]),
-});
+export const documentListSchema = component(
+  "DocumentList",
+  z.strictObject({
+    data: z.array(documentSummarySchema),
+    meta: z.strictObject({
+      current_page: z.int().min(1),
+      limit: z.int().min(1).max(100),
+      total: z.int().min(0),
+      last_page: z.int().min(1),
+    }),
+  }),
+);
+
+export const documentStatusSchema = component(
+  "DocumentStatus",
+  z.strictObject({ status: z.enum(["active", "deleted"]) }),
+);
 
 export type RealDocumentResult = z.output<typeof documentResultSchema>;
 export type DocumentResult = z.output<typeof anyDocumentResultSchema>;

@@ -54,6 +54,10 @@ describe("/docs", () => {
     const paths = await page.locator(".opblock-summary-path").allTextContents();
     expect(paths).toContain("/api/v1/documents/ref/{reference}/pdf");
     expect(paths).toContain("/api/v1/documents/ref/{reference}/qr");
+    // In English, like every description under it.
+    expect(await page.locator(".info .title").textContent()).toMatch(
+      /^DeCA API: Spain's road transport control document/,
+    );
     expect(problems).toEqual([]);
   });
 });

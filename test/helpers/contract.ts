@@ -1,8 +1,7 @@
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
 import type { ErrorBody } from "../../src/errors";
-import { openApiRoutes } from "../../src/http/routes/openapi";
+import { apiDocument, openApiRoutes } from "../../src/http/routes/openapi";
 import { PAGE_CSP, pageRoutes } from "../../src/http/routes/pages";
-import { openApiDocument } from "../../src/openapi/document";
 
 // Every response a route test receives is checked against the OpenAPI
 // document (its path, method and status), so that the code and its
@@ -17,7 +16,7 @@ interface Operation {
 type PathItem = Record<string, Operation>;
 
 // A copy: the validator marks the schemas it indexes.
-const contract = structuredClone(openApiDocument()) as unknown as {
+const contract = structuredClone(apiDocument()) as unknown as {
   paths: Record<string, PathItem>;
   components: { schemas: Record<string, Schema> };
 };
@@ -157,7 +156,7 @@ async function siteViolation(
   if (path === "/api/v1/openapi.json") {
     const served = method === "HEAD" ? null : await response.clone().json();
     return served === null ||
-      JSON.stringify(served) === JSON.stringify(openApiDocument())
+      JSON.stringify(served) === JSON.stringify(apiDocument())
       ? null
       : `${where} with another document than the app's`;
   }

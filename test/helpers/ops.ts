@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { type Schema, validate } from "@cfworker/json-schema";
 import { createApp } from "../../src/app";
-import { opsOpenApiDocument } from "../../src/openapi/ops-document";
+import { opsApiDocument } from "../../src/http/routes/ops-openapi";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { ORIGIN } from "./worker";
 
@@ -27,7 +27,7 @@ async function checkedAgainstOpsDocument(
   response: Response,
 ): Promise<Response> {
   const path = new URL(request.url).pathname;
-  const document = opsOpenApiDocument() as unknown as {
+  const document = opsApiDocument() as unknown as {
     paths: Record<
       string,
       Record<

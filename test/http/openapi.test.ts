@@ -1,18 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { systemClock } from "../../src/clock";
-import { openApiRoutes } from "../../src/http/routes/openapi";
-import { opsOpenApiRoutes } from "../../src/http/routes/ops-openapi";
+import {
+  DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
+  DEFAULT_MAX_BODY_BYTES,
+} from "../../src/config";
+import { apiDocument, openApiRoutes } from "../../src/http/routes/openapi";
+import {
+  opsApiDocument,
+  opsOpenApiRoutes,
+} from "../../src/http/routes/ops-openapi";
 import { pageRoutes } from "../../src/http/routes/pages";
-import { openApiDocument } from "../../src/openapi/document";
-import { exampleDocument } from "../../src/openapi/examples";
-import { opsOpenApiDocument } from "../../src/openapi/ops-document";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { documentRequestSchema } from "../../src/schemas/document-request";
+import { exampleDocument } from "../../src/schemas/document-result-example";
 import { contractViolation } from "../helpers/contract";
+import { createCredential } from "../helpers/credentials";
+import { documentsApi } from "../helpers/documents-api";
 import { call, ORIGIN } from "../helpers/worker";
 
-const document = openApiDocument();
+const document = apiDocument();
 
 // Spec section 4 (both addresses) and section 7, plus the 503 that every
 // operation answers when a dependency is unreachable (decisions.md), and HEAD
@@ -50,6 +57,28 @@ for (const suffix of ["", "/status", "/pdf", "/qr"]) {
 }
 
 const METHODS = ["get", "head", "put", "post", "delete"] as const;
+
+const operationAt = (path: string, method: string) => {
+  const operation = (document.paths as Record<string, Record<string, unknown>>)[
+    path
+  ]?.[method];
+  if (!operation) throw new Error(`No ${method} ${path} in the document`);
+  return operation as {
+    operationId: string;
+    responses: Record<string, { description: string; links?: object }>;
+    requestBody: {
+      content: {
+        "application/json": { examples: Record<string, { value: unknown }> };
+      };
+    };
+  };
+};
+
+/** The values of an operation's request examples, in the document's order. */
+const requestExamples = (path: string, method: string) =>
+  Object.values(
+    operationAt(path, method).requestBody.content["application/json"].examples,
+  ).map((example) => example.value);
 // Hono answers HEAD with the GET route, so HEAD has no route of its own.
 const ROUTED = METHODS.filter((method) => method !== "head");
 
@@ -87,7 +116,7 @@ describe("the OpenAPI document", () => {
     ].filter((route) => !site.has(route));
     const described = [
       ...Object.entries(document.paths),
-      ...Object.entries(opsOpenApiDocument().paths),
+      ...Object.entries(opsApiDocument().paths),
     ].flatMap(([path, item]) =>
       ROUTED.filter((method) => method in item).map(
         (method) =>
@@ -176,14 +205,103 @@ describe("the OpenAPI document", () => {
     });
   });
 
-  it("gives a request example that the service accepts", () => {
-    const { post } = document.paths["/api/v1/documents"] as {
-      post: {
-        requestBody: { content: { "application/json": { example: unknown } } };
-      };
-    };
-    const example = post.requestBody.content["application/json"].example;
-    expect(documentRequestSchema.safeParse(example).success).toBe(true);
+  it("gives request examples that the service accepts", () => {
+    const examples = requestExamples("/api/v1/documents", "post");
+    expect(examples).toHaveLength(2);
+    for (const example of [
+      ...examples,
+      ...requestExamples("/api/v1/documents/{uuid}", "put"),
+    ]) {
+      expect(documentRequestSchema.safeParse(example).success).toBe(true);
+    }
+  });
+
+  it("offers first, for /docs to send, a create example that issues a new document each time", async () => {
+    const [example] = requestExamples("/api/v1/documents", "post");
+    const { key } = await createCredential();
+    const documents = documentsApi(call, key);
+    const first = await documents.issue(example);
+    const second = await documents.issue(example);
+    expect(second.uuid).not.toBe(first.uuid);
+  });
+
+  it("links the answer of create and correct to every operation on the document, at both addresses", () => {
+    const linked = (path: string, method: string, status: string) =>
+      Object.values(operationAt(path, method).responses[status]?.links ?? {});
+    const atUuid = ["get", "put", "delete"].map((method) => [
+      "/api/v1/documents/{uuid}",
+      method,
+    ]);
+    const expected = [
+      ...atUuid,
+      ...["status", "pdf", "qr"].map((leaf) => [
+        `/api/v1/documents/{uuid}/${leaf}`,
+        "get",
+      ]),
+    ].flatMap(([path = "", method = ""]) => {
+      const byUuid = operationAt(path, method).operationId;
+      const byReference = operationAt(
+        path.replace("{uuid}", "ref/{reference}"),
+        method,
+      ).operationId;
+      return [
+        {
+          operationId: byUuid,
+          parameters: { uuid: "$response.body#/uuid" },
+        },
+        {
+          operationId: byReference,
+          parameters: { reference: "$response.body#/reference" },
+        },
+      ];
+    });
+    for (const [path, method, status] of [
+      ["/api/v1/documents", "post", "201"],
+      ["/api/v1/documents", "post", "200"],
+      ["/api/v1/documents/{uuid}", "put", "200"],
+      ["/api/v1/documents/ref/{reference}", "put", "200"],
+    ] as const) {
+      const links = linked(path, method, status);
+      expect(links).toHaveLength(expected.length);
+      expect(links).toEqual(
+        expect.arrayContaining(
+          expected.map((link) => expect.objectContaining(link)),
+        ),
+      );
+    }
+  });
+
+  it("describes every operation, and says who answers for it and under which license", () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = (item as Record<string, { description?: string }>)[
+          method
+        ];
+        if (operation)
+          expect(operation.description, `${method} ${path}`).toBeTruthy();
+      }
+    }
+    expect(document.info.title).toMatch(/^DeCA API/);
+    expect(document.info.contact.name).toBeTruthy();
+    expect(document.info.license).toMatchObject({
+      identifier: expect.stringMatching(/^LicenseRef-/),
+    });
+  });
+
+  it("lists each error status's codes and configured limits from the error catalog", () => {
+    const post = operationAt("/api/v1/documents", "post");
+    expect(post.responses["409"]?.description).toContain(
+      "`REFERENCE_CONFLICT`: This reference is already used by another request.",
+    );
+    expect(post.responses["409"]?.description).not.toContain(
+      "DELETE_WINDOW_EXPIRED",
+    );
+    expect(post.responses["413"]?.description).toContain(
+      `${DEFAULT_MAX_BODY_BYTES.real} bytes`,
+    );
+    expect(post.responses["429"]?.description).toContain(
+      `\`DEMO_DOCUMENT_LIMIT\`: A demo session may issue ${DEFAULT_DEMO_DOCUMENTS_PER_TOKEN} documents`,
+    );
   });
 
   it("gives response examples that match their own schemas", async () => {

@@ -7,8 +7,9 @@ import { newId } from "../random";
 import type { Services } from "../services";
 import { directoryShard } from "../shard-routing";
 
-/** A demo session lasts 24 hours from its token's issue (spec 5). */
-const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
+/** A demo session lasts 24 hours from its token's issue (docs/api.md, Demo). */
+export const DEMO_SESSION_HOURS = 24;
+const DEMO_SESSION_MS = DEMO_SESSION_HOURS * 60 * 60 * 1000;
 
 /**
  * Issues a demo token bound to the requesting IP. Each session gets an

@@ -1,11 +1,34 @@
 import type { Operation } from "../operation";
-import { createDemoTokenOperation } from "./demo";
-import { documentOperations } from "./documents";
-import { qrOperations } from "./qr";
+import { correctDocumentOperation } from "./correct-document";
+import { createDemoTokenOperation } from "./create-demo-token";
+import { createDocumentOperation } from "./create-document";
+import { deleteDocumentOperation } from "./delete-document";
+import { demoDocumentByQrOperation } from "./demo-document-by-qr";
+import { atEveryAddress } from "./document-address";
+import { documentByQrOperation } from "./document-by-qr";
+import { documentPdfOperation } from "./document-pdf";
+import { documentQrCodeOperation } from "./document-qr-code";
+import { documentStatusOperation } from "./document-status";
+import { getDocumentOperation } from "./get-document";
+import { listDocumentsOperation } from "./list-documents";
 
-/** Every operation of the API, in the order the OpenAPI document lists them. */
+/**
+ * Every operation of the API, in the order the OpenAPI document lists them.
+ * An operation is one file here and one line below.
+ */
 export const OPERATIONS: readonly Operation[] = [
-  ...documentOperations,
+  listDocumentsOperation,
+  createDocumentOperation,
+  // At a document's reference, then at its uuid.
+  ...atEveryAddress([
+    getDocumentOperation,
+    correctDocumentOperation,
+    deleteDocumentOperation,
+    documentStatusOperation,
+    documentPdfOperation,
+    documentQrCodeOperation,
+  ]),
   createDemoTokenOperation,
-  ...qrOperations,
+  documentByQrOperation,
+  demoDocumentByQrOperation,
 ];

@@ -1,0 +1,27 @@
+import type { Operation } from "../../operation";
+import { documentAuditOperation } from "./document-audit";
+import { issueKeyOperation } from "./issue-key";
+import { listKeysOperation } from "./list-keys";
+import { listOpsCallsOperation } from "./list-ops-calls";
+import { rebalanceProgressOperation } from "./rebalance-progress";
+import { revokeKeyOperation } from "./revoke-key";
+import { setOrganizationLocaleOperation } from "./set-organization-locale";
+import { startRebalanceOperation } from "./start-rebalance";
+import { upgradeShardsOperation } from "./upgrade-shards";
+
+/**
+ * Every operation of the operations API (/ops/v1, docs/operations.md), in
+ * the order its own OpenAPI document lists them; none is in the customers'.
+ * An operation is one file here and one line below.
+ */
+export const OPS_OPERATIONS: readonly Operation[] = [
+  issueKeyOperation,
+  listKeysOperation,
+  revokeKeyOperation,
+  setOrganizationLocaleOperation,
+  documentAuditOperation,
+  upgradeShardsOperation,
+  listOpsCallsOperation,
+  startRebalanceOperation,
+  rebalanceProgressOperation,
+];
