@@ -15,6 +15,7 @@ import {
   timestamp,
 } from "../schemas/document-result";
 import { errorBodySchema } from "../schemas/error-body";
+import { printedTextSchema } from "../schemas/text";
 
 /** The named schemas of the document, under `#/components/schemas/`. */
 const NAMED = {
@@ -32,6 +33,7 @@ const NAMED = {
   ErrorBody: errorBodySchema,
   Uuid: documentUuid,
   Timestamp: timestamp,
+  PrintedText: printedTextSchema,
 } satisfies Record<string, z.ZodType>;
 
 export type SchemaName = keyof typeof NAMED;

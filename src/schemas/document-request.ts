@@ -14,7 +14,10 @@ import { vehicleSchema } from "./vehicle";
  * the output is the `data` of the result plus `metadata`.
  */
 export const documentRequestSchema = z.strictObject({
-  transport_date: calendarDate,
+  transport_date: calendarDate.meta({
+    description:
+      "Date of the transport, a real calendar date (422 INVALID_DATE otherwise).",
+  }),
   shipper: shipperSchema,
   carrier: carrierSchema,
   origin: transportLocationSchema,
