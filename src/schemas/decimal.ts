@@ -4,9 +4,17 @@ import { contractIssue } from "./issues";
 const INTEGER_DIGITS = 15;
 const DECIMALS = 6;
 
-// Spec 2.1, verbatim: greater than zero, up to 15 integer digits and 6 decimals.
+// Spec 2.1: greater than zero, up to 15 integer digits and 6 decimals, i.e.
+// `^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$`, written
+// without its lookahead so that generators of test data can follow the
+// OpenAPI document's pattern: a whole part from 1, or 0 and decimals that
+// are not all zeros (by the position of their first non-zero digit).
+const NONZERO_DECIMALS = Array.from(
+  { length: DECIMALS },
+  (_, zeros) => `${"0".repeat(zeros)}[1-9][0-9]{0,${DECIMALS - 1 - zeros}}`,
+).join("|");
 const POSITIVE_DECIMAL = new RegExp(
-  `^(?!0+(?:\\.0+)?$)(?:0|[1-9][0-9]{0,${INTEGER_DIGITS - 1}})(?:\\.[0-9]{1,${DECIMALS}})?$`,
+  `^(?:[1-9][0-9]{0,${INTEGER_DIGITS - 1}}(?:\\.[0-9]{1,${DECIMALS}})?|0\\.(?:${NONZERO_DECIMALS}))$`,
 );
 
 /** Drops trailing decimal zeros, and the point when nothing follows it. */

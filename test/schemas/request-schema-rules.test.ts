@@ -1,7 +1,9 @@
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fullRequest, type RequestBody } from "../../fixtures/requests";
 import { openApiDocument } from "../../src/openapi/document";
+import { positiveDecimal } from "../../src/schemas/decimal";
 import { deleteRequestSchema } from "../../src/schemas/delete-request";
 import { documentRequestSchema } from "../../src/schemas/document-request";
 
@@ -209,6 +211,24 @@ describe("the document's request schemas", () => {
     };
     expect(documentAccepts("DeleteRequest", body)).toBe(
       deleteRequestSchema.safeParse(body).success,
+    );
+  });
+});
+
+describe("the decimal pattern, written without a lookahead", () => {
+  // Spec 2.1, verbatim.
+  const SPEC = /^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$/;
+
+  it("accepts exactly what the spec's pattern accepts", () => {
+    const digitsAndPoints = fc.string({
+      unit: fc.constantFrom("0", "0", "0", "1", "9", "."),
+      maxLength: 24,
+    });
+    fc.assert(
+      fc.property(digitsAndPoints, (value) => {
+        expect(positiveDecimal.safeParse(value).success).toBe(SPEC.test(value));
+      }),
+      { numRuns: 20_000 },
     );
   });
 });
