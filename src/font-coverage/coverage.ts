@@ -69,6 +69,34 @@ export function unprintableCodePoint(text: string): number | null {
   return null;
 }
 
+/**
+ * The code points that `accepts` and the fonts print alone, as sorted
+ * `[first, last]` ranges. Composition cannot join printed code points into
+ * an unprinted one nor the reverse (the fonts cover whole canonical
+ * compositions), so a text prints exactly when each of its code points
+ * does: test/schemas/printed-text-pattern.test.ts checks it.
+ */
+export function printableCodePointRanges(
+  accepts: (character: string) => boolean,
+): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+    const character = String.fromCodePoint(codePoint);
+    // Most code points are unassigned: refused without normalizing them.
+    if (
+      neverPrinted(character) ||
+      !accepts(character) ||
+      unprintableCodePoint(character) !== null
+    ) {
+      continue;
+    }
+    const last = ranges.at(-1);
+    if (last && last[1] === codePoint - 1) last[1] = codePoint;
+    else ranges.push([codePoint, codePoint]);
+  }
+  return ranges;
+}
+
 /** The fallback fonts that printing `texts` needs. */
 export function fallbackFamiliesFor(
   texts: Iterable<string>,

@@ -1,9 +1,21 @@
 import * as z from "zod";
 import { contractIssue } from "./issues";
 
-// Spec 2.1, verbatim: greater than zero, up to 15 integer digits and 6 decimals.
-const POSITIVE_DECIMAL =
-  /^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$/;
+const INTEGER_DIGITS = 15;
+const DECIMALS = 6;
+
+// Spec 2.1: greater than zero, up to 15 integer digits and 6 decimals, i.e.
+// `^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$`, written
+// without its lookahead so that generators of test data can follow the
+// OpenAPI document's pattern: a whole part from 1, or 0 and decimals that
+// are not all zeros (by the position of their first non-zero digit).
+const NONZERO_DECIMALS = Array.from(
+  { length: DECIMALS },
+  (_, zeros) => `${"0".repeat(zeros)}[1-9][0-9]{0,${DECIMALS - 1 - zeros}}`,
+).join("|");
+const POSITIVE_DECIMAL = new RegExp(
+  `^(?:[1-9][0-9]{0,${INTEGER_DIGITS - 1}}(?:\\.[0-9]{1,${DECIMALS}})?|0\\.(?:${NONZERO_DECIMALS}))$`,
+);
 
 /** Drops trailing decimal zeros, and the point when nothing follows it. */
 const normalizeDecimal = (value: string): string =>
@@ -37,13 +49,16 @@ export const weightKilograms = z
   .union(
     [
       z.string().meta({ pattern: POSITIVE_DECIMAL.source }),
-      z.number().meta({ exclusiveMinimum: 0, exclusiveMaximum: 1e15 }),
+      z.number().meta({
+        exclusiveMinimum: 0,
+        exclusiveMaximum: 10 ** INTEGER_DIGITS,
+        multipleOf: 10 ** -DECIMALS,
+      }),
     ],
     { error: "Expected a decimal string or a number." },
   )
   .meta({
-    description:
-      "Kilograms, as a decimal string (advised, keeps precision) or a number; up to 6 decimals. Returned as a string without trailing zeros.",
+    description: `Kilograms greater than zero, up to ${INTEGER_DIGITS} integer digits and ${DECIMALS} decimals: a decimal string (advised, keeps precision) or a number, judged by its shortest decimal form (0.1 is accepted, 0.30000000000000004 is not). Returned as a string without trailing zeros; 422 INVALID_DECIMAL otherwise.`,
     examples: ["12345.678"],
   })
   .transform(String)

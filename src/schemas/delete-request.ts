@@ -11,8 +11,14 @@ export const deleteRequestSchema = component(
   z.strictObject({
     // Kept in the audit trail, never printed.
     reason: text(1, 2000, { printed: false }),
-    confirm_not_delivered: z.boolean(),
-    confirm_not_used: z.boolean(),
+    confirm_not_delivered: z.boolean().meta({
+      description:
+        "That the goods were not delivered: false is answered 409 DOCUMENT_ALREADY_DELIVERED.",
+    }),
+    confirm_not_used: z.boolean().meta({
+      description:
+        "That the document was not used: false is answered 409 DOCUMENT_ALREADY_USED.",
+    }),
   }),
 );
 

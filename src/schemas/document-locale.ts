@@ -14,7 +14,9 @@ export const DOCUMENT_LOCALES = [
 
 export type DocumentLocale = (typeof DOCUMENT_LOCALES)[number];
 
-export const documentLocaleSchema = z.enum(DOCUMENT_LOCALES);
+export const documentLocaleSchema = z.enum(DOCUMENT_LOCALES, {
+  message: `Must be one of ${DOCUMENT_LOCALES.join(", ")}.`,
+});
 
 export const isDocumentLocale = (value: string): value is DocumentLocale =>
   (DOCUMENT_LOCALES as readonly string[]).includes(value);

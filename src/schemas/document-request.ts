@@ -17,7 +17,10 @@ import { vehicleSchema } from "./vehicle";
 export const documentRequestSchema = component(
   "DocumentRequest",
   z.strictObject({
-    transport_date: calendarDate,
+    transport_date: calendarDate.meta({
+      description:
+        "Date of the transport, a real calendar date (422 INVALID_DATE otherwise).",
+    }),
     shipper: shipperSchema,
     carrier: carrierSchema,
     origin: transportLocationSchema,

@@ -10,6 +10,12 @@ const alternativeMeasureSchema = z.strictObject({
 const isGiven = (value: unknown): boolean =>
   value !== undefined && value !== null;
 
+/** JSON Schema of "`field` is given": present and not null. */
+const given = (field: string) => ({
+  required: [field],
+  properties: { [field]: { not: { type: "null" } } },
+});
+
 /** Goods (spec 2.6): a weight or, when it is hard to know, another measure. */
 export const goodsSchema = z
   .strictObject({
@@ -29,4 +35,10 @@ export const goodsSchema = z
           typeof payload.value === "object" && payload.value !== null,
       },
     ),
-  );
+  )
+  // For the OpenAPI document: the refinement above is custom.
+  .meta({
+    oneOf: [given("weight_kg"), given("alternative_measure")],
+    description:
+      "Exactly one of weight_kg and alternative_measure (422 EXACTLY_ONE_REQUIRED otherwise).",
+  });

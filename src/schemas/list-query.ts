@@ -56,8 +56,18 @@ export const listQuerySchema = z
     limit: singleValued(
       integerParameter(25, 1, 100, "Must be between 1 and 100."),
     ),
-    from: singleValued(calendarDate.optional()),
-    to: singleValued(calendarDate.optional()),
+    from: singleValued(
+      calendarDate.optional().meta({
+        description:
+          "Earliest transport date listed, a real calendar date (422 INVALID_DATE otherwise); on or before `to`.",
+      }),
+    ),
+    to: singleValued(
+      calendarDate.optional().meta({
+        description:
+          "Latest transport date listed, a real calendar date (422 INVALID_DATE otherwise); on or after `from` (422 INVALID_RANGE otherwise).",
+      }),
+    ),
   })
   .check(
     z.refine((query) => !query.from || !query.to || query.to >= query.from, {

@@ -46,7 +46,7 @@ export const metadataSchema = z
       ctx.issues.push(
         contractIssue(
           "METADATA_TOO_DEEP",
-          `Must be nested at most ${MAX_DEPTH} levels deep, counting metadata itself.`,
+          `Must be nested at most ${MAX_DEPTH} levels deep, counting metadata itself (422 METADATA_TOO_LARGE, METADATA_TOO_DEEP otherwise).`,
           ctx.value,
         ),
       );
@@ -65,6 +65,5 @@ export const metadataSchema = z
   .transform((value) => value as JsonObject)
   .meta({
     type: "object",
-    description:
-      "Your own data, returned unchanged and never printed: at most 16 KiB as compact UTF-8 JSON and 8 levels deep.",
+    description: `Your own data, returned unchanged and never printed: at most ${MAX_BYTES / 1024} KiB (${MAX_BYTES} bytes) as compact UTF-8 JSON and ${MAX_DEPTH} levels deep, counting metadata itself.`,
   });

@@ -1,23 +1,19 @@
 import * as z from "zod";
 import { addressSchema } from "./address";
 import { countryCode } from "./country-code";
+import { identifier } from "./identifier";
 import { fieldsAreValid } from "./issues";
-import { lengthIssue, optional, text } from "./text";
-import { normalizeIdentifier } from "./validators/identifier";
-import { isValidTaxId } from "./validators/tax-id";
+import { optional, text } from "./text";
+import {
+  isValidTaxId,
+  TAX_ID_FORMATS,
+  TAX_ID_MAX_LENGTH,
+} from "./validators/tax-id";
 
-/** A tax id, normalized first; its length counts after normalization. */
-const taxId = z
-  .string()
-  .transform(normalizeIdentifier)
-  .check((ctx) => {
-    const tooLongOrShort = lengthIssue(ctx.value, 1, 32);
-    if (tooLongOrShort) ctx.issues.push(tooLongOrShort);
-  })
-  .meta({
-    description:
-      "Tax id, upper-cased without spaces or hyphens, then 1..32 characters; for ES a DNI, NIE or NIF with its control character.",
-  });
+const taxId = identifier(
+  TAX_ID_MAX_LENGTH,
+  `${TAX_ID_FORMATS} Otherwise 422 INVALID_TAX_ID.`,
+);
 
 /** The tax id must be valid for the country that issued it (spec 2.4). */
 const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(

@@ -1,15 +1,48 @@
 import * as z from "zod";
-import { codePointName, unprintableCodePoint } from "../font-coverage/coverage";
+import {
+  codePointName,
+  printableCodePointRanges,
+  unprintableCodePoint,
+} from "../font-coverage/coverage";
+import { component } from "./component";
 import { contractIssue } from "./issues";
 
-// C0 controls other than tab, line feed and carriage return, and DEL: no
-// document can print them.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
-/** Text a document can print: no control characters, no unpaired surrogates. */
+// C0 controls other than tab, line feed and carriage return, DEL, and
+// unpaired surrogates (in `u` mode a lone surrogate is a code point of its
+// own): no document can hold them.
+const UNPRINTED = String.raw`\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uD800-\uDFFF`;
+const NO_CONTROL_CHARACTERS = `^[^${UNPRINTED}]*$`;
+const NO_CONTROL_CHARACTERS_U = new RegExp(NO_CONTROL_CHARACTERS, "u");
 const isPrintable = (value: string): boolean =>
-  value.isWellFormed() && !CONTROL_CHARACTERS.test(value);
+  NO_CONTROL_CHARACTERS_U.test(value);
+
+const escapeCodePoint = (codePoint: number): string =>
+  `\\u{${codePoint.toString(16).toUpperCase()}}`;
+
+/**
+ * Text every character of which the document fonts print: the JSON Schema
+ * (`u` mode) of what `text` accepts, a component of the OpenAPI document
+ * rather than repeated in every field. Its
+ * pattern walks all code points, so it is built with the document, not on
+ * every cold start. Fields point to it through PRINTED_TEXT below.
+ */
+component(
+  "PrintedText",
+  z.string().meta({
+    description:
+      "Text the document prints: no control characters other than tab and line breaks, no unpaired surrogates, no code point the document fonts cannot print (unassigned, private use, or without a glyph). Otherwise 422 INVALID_FORMAT, the message naming the code point.",
+    get pattern() {
+      const ranges = printableCodePointRanges(isPrintable).map(
+        ([first, last]) =>
+          first === last
+            ? escapeCodePoint(first)
+            : `${escapeCodePoint(first)}-${escapeCodePoint(last)}`,
+      );
+      return `^[${ranges.join("")}]*$`;
+    },
+  }),
+);
+const PRINTED_TEXT = { $ref: "#/components/schemas/PrintedText" };
 
 /** Length in characters (Unicode code points), not UTF-16 units or bytes. */
 const characterCount = (value: string): number => {
@@ -46,9 +79,9 @@ export function lengthIssue(
  * Printable text of `min..max` characters: the PDF prints it, so every
  * character must have a glyph in one of the document's fonts (unassigned
  * and private-use code points never have one), unless `printed` is false.
- * The check is custom (for the contract's codes), so the lengths are also
- * stated as metadata for the OpenAPI document; JSON Schema also counts code
- * points.
+ * The check is custom (for the contract's codes), so its rules are also
+ * stated as metadata for the OpenAPI document: the lengths (JSON Schema also
+ * counts code points) and the characters as a pattern.
  */
 export const text = (min: number, max: number, { printed = true } = {}) =>
   z
@@ -78,7 +111,11 @@ export const text = (min: number, max: number, { printed = true } = {}) =>
         }
       }
     })
-    .meta({ minLength: min, maxLength: max });
+    .meta({
+      minLength: min,
+      maxLength: max,
+      ...(printed ? PRINTED_TEXT : { pattern: NO_CONTROL_CHARACTERS }),
+    });
 
 /** An optional field: absent and null both mean "not given" and normalize to null. */
 export const optional = <S extends z.ZodType>(schema: S) =>

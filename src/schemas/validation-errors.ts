@@ -28,6 +28,9 @@ const TYPE_NAMES: Record<string, string> = {
 const describeType = (expected: string): string =>
   TYPE_NAMES[expected] ?? expected;
 
+const jsonType = (value: unknown): string =>
+  value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
@@ -54,27 +57,42 @@ export function toErrorItems(
           code: "UNKNOWN_FIELD",
           message: `Unknown field \`${key}\`.`,
         }));
-      // A union fails as a whole only when the value has none of its types.
+      // A union fails as a whole only when the value has none of its types;
+      // an enum, when the value is none of its values.
       case "invalid_type":
       case "invalid_union":
-        return valueAt(input, issue.path) === undefined
-          ? [{ field, code: "REQUIRED", message: "This field is required." }]
-          : [
-              {
-                field,
-                code: "INVALID_TYPE",
-                message:
-                  issue.code === "invalid_type"
-                    ? `Expected ${describeType(issue.expected)}.`
-                    : issue.message,
-              },
-            ];
+      case "invalid_value": {
+        const value = valueAt(input, issue.path);
+        if (value === undefined) {
+          return [
+            { field, code: "REQUIRED", message: "This field is required." },
+          ];
+        }
+        if (issue.code === "invalid_value") {
+          const types = new Set(issue.values.map(jsonType));
+          if (types.has(jsonType(value))) {
+            return [{ field, code: "INVALID_VALUE", message: issue.message }];
+          }
+          const expected = [...types].map(describeType).join(" or ");
+          return [
+            { field, code: "INVALID_TYPE", message: `Expected ${expected}.` },
+          ];
+        }
+        return [
+          {
+            field,
+            code: "INVALID_TYPE",
+            message:
+              issue.code === "invalid_type"
+                ? `Expected ${describeType(issue.expected)}.`
+                : issue.message,
+          },
+        ];
+      }
       case "too_small":
         return [{ field, code: "TOO_SHORT", message: issue.message }];
       case "too_big":
         return [{ field, code: "TOO_LONG", message: issue.message }];
-      case "invalid_value":
-        return [{ field, code: "INVALID_VALUE", message: issue.message }];
       case "custom": {
         const params = issue.params as CustomParams | undefined;
         return [

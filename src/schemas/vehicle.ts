@@ -1,25 +1,20 @@
 import * as z from "zod";
 import { countryCode } from "./country-code";
+import { identifier } from "./identifier";
 import { fieldsAreValid } from "./issues";
-import { lengthIssue, optional } from "./text";
-import { normalizeIdentifier } from "./validators/identifier";
+import { optional } from "./text";
 import {
   isValidRegistration,
+  REGISTRATION_FORMATS,
+  REGISTRATION_MAX_LENGTH,
   type RegistrationKind,
 } from "./validators/registration";
 
-/** A registration, normalized first; its length counts after normalization. */
-const registration = z
-  .string()
-  .transform(normalizeIdentifier)
-  .check((ctx) => {
-    const tooLongOrShort = lengthIssue(ctx.value, 1, 20);
-    if (tooLongOrShort) ctx.issues.push(tooLongOrShort);
-  })
-  .meta({
-    description:
-      "Plate, upper-cased without spaces or hyphens, then 1..20 characters; checked against the country's formats.",
-  });
+const registration = (kind: RegistrationKind) =>
+  identifier(
+    REGISTRATION_MAX_LENGTH,
+    `${REGISTRATION_FORMATS[kind]} Otherwise 422 INVALID_REGISTRATION.`,
+  );
 
 const registrationMatchesCountry = (
   countryField: "country" | "trailer_country",
@@ -51,9 +46,9 @@ const registrationMatchesCountry = (
 export const vehicleSchema = z
   .strictObject({
     country: countryCode,
-    registration,
+    registration: registration("vehicle"),
     trailer_country: optional(countryCode),
-    trailer_registration: optional(registration),
+    trailer_registration: optional(registration("trailer")),
   })
   .check(
     registrationMatchesCountry("country", "registration", "vehicle"),
@@ -73,4 +68,28 @@ export const vehicleSchema = z
         when: fieldsAreValid("trailer_country", "trailer_registration"),
       },
     ),
-  );
+  )
+  // For the OpenAPI document: null is "not given", like absent, so the pair
+  // is either both null or absent, or each given with the other.
+  .meta({
+    anyOf: [
+      {
+        properties: {
+          trailer_country: { type: "null" },
+          trailer_registration: { type: "null" },
+        },
+      },
+      {
+        properties: {
+          trailer_country: { not: { type: "null" } },
+          trailer_registration: { not: { type: "null" } },
+        },
+        dependentRequired: {
+          trailer_country: ["trailer_registration"],
+          trailer_registration: ["trailer_country"],
+        },
+      },
+    ],
+    description:
+      "trailer_country and trailer_registration: both or neither (422 BOTH_OR_NEITHER otherwise).",
+  });

@@ -90,9 +90,20 @@ describe("POST /api/v1/demo/tokens", () => {
         {
           field: "document_locale",
           code: "INVALID_VALUE",
-          message: expect.any(String),
+          message: "Must be one of es, ca, gl, ca-valencia, eu, en, pt-pt, fr.",
         },
         { field: "theme", code: "UNKNOWN_FIELD", message: expect.any(String) },
+      ],
+    });
+    const wrongType = await requestToken({ document_locale: 1 }, newIp());
+    expect(wrongType.status).toBe(422);
+    expect(await wrongType.json()).toEqual({
+      errors: [
+        {
+          field: "document_locale",
+          code: "INVALID_TYPE",
+          message: "Expected a string.",
+        },
       ],
     });
     const post = (body: string, type = "application/json") =>

@@ -75,7 +75,8 @@ describe("demo token request body", () => {
   it.each([
     [{ document_locale: "de" }, [["document_locale", "INVALID_VALUE"]]],
     [{ document_locale: "ES" }, [["document_locale", "INVALID_VALUE"]]],
-    [{ document_locale: 1 }, [["document_locale", "INVALID_VALUE"]]],
+    [{ document_locale: 1 }, [["document_locale", "INVALID_TYPE"]]],
+    [{ document_locale: ["es"] }, [["document_locale", "INVALID_TYPE"]]],
     [{ locale: "es" }, [["locale", "UNKNOWN_FIELD"]]],
   ])("rejects %j", (body, expected) => {
     expect(fieldCodes(demoTokenRequestSchema, body)).toEqual(expected);

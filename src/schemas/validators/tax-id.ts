@@ -12,11 +12,15 @@ const DNI = /^[0-9]{8}[A-Z]$/;
 const NIE = /^[XYZ][0-9]{7}[A-Z]$/;
 const ENTITY_NIF = /^[ABCDEFGHJNPQRSUVW][0-9]{7}[0-9A-J]$/;
 const SPECIAL_NIF = /^[KLM][A-Z0-9]{7}[A-Z]$/;
-const FOREIGN_TAX_ID = /^[A-Z0-9]{1,32}$/;
+export const TAX_ID_MAX_LENGTH = 32;
+const FOREIGN_TAX_ID = new RegExp(`^[A-Z0-9]{1,${TAX_ID_MAX_LENGTH}}$`);
 
 // Which control character an entity may carry, by its first letter.
 const ENTITY_DIGIT_CONTROL = "ABEH";
 const ENTITY_LETTER_CONTROL = "NPQRSW";
+
+/** The formats above, for the OpenAPI document. */
+export const TAX_ID_FORMATS = `For ES, with its control character checked: a DNI (8 digits and a letter), an NIE (X, Y or Z, 7 digits and a letter) or an entity's NIF (one of ABCDEFGHJNPQRSUVW, 7 digits and a control digit or letter: a digit after A, B, E or H, a letter after N, P, Q, R, S or W, either after the others); K, L and M NIFs (the letter, 7 letters or digits, a letter) by their format only. Other countries: 1..${TAX_ID_MAX_LENGTH} letters and digits.`;
 
 /** `country` is an upper-case CountryCode; `taxId` is already normalized. */
 export function isValidTaxId(country: string, taxId: string): boolean {
