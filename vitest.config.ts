@@ -1,6 +1,7 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { PERFORMANCE_DOC } from "./bench/performance-doc.js";
 import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
 
 const testKeyring = (seed: string) =>
@@ -25,6 +26,9 @@ export default defineConfig({
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
                 SUPPORT_KEYRING: testKeyring("test-support-key"),
+                // Read only: the round-trip test compares its table with
+                // this text; `npm run roundtrips:table` rewrites the file.
+                PERFORMANCE_DOC_TEXT: await readFile(PERFORMANCE_DOC, "utf8"),
               },
               // The cut fallback fonts, read from disk for the setup file
               // that puts them into the FONTS bucket (seed-fonts.ts).
@@ -35,18 +39,6 @@ export default defineConfig({
                       `fonts/fallback/${new URL(request.url).pathname.slice(1)}.ttf`,
                     ),
                   ),
-                // README, for the round-trip test that checks its table;
-                // rewritten only when UPDATE_ROUNDTRIPS=1 asks for it.
-                README: async (request: Request) => {
-                  if (request.method !== "PUT") {
-                    return new Response(await readFile("README.md"));
-                  }
-                  if (process.env.UPDATE_ROUNDTRIPS !== "1") {
-                    return new Response(null, { status: 403 });
-                  }
-                  await writeFile("README.md", await request.text());
-                  return new Response(null, { status: 204 });
-                },
               },
             },
           }),

@@ -12,8 +12,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** The fallback font files on disk, by family (test/setup/seed-fonts.ts). */
       FONT_FILES: Fetcher;
-      /** README.md: GET reads it, PUT rewrites it under UPDATE_ROUNDTRIPS=1 (vitest.config.ts). */
-      README: Fetcher;
+      /** The text of docs/performance.md, whose round-trip table a test compares. */
+      PERFORMANCE_DOC_TEXT: string;
     }
   }
 }

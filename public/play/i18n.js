@@ -1,5 +1,9 @@
 // The page's words, in Spanish and English. Field labels are keyed by the
-// API's field path, so an error's `field` finds its input.
+// last part of the API's field path (`tax_id`), or by the whole path where
+// that part names two things (`origin.place`). The API answers in English
+// (the contract): a language other than English words its errors by `code`,
+// or by `field:code` where the field says more, and the API's own message
+// stays in the error's tooltip; in English the page shows the API's message.
 export const TEXTS = {
   es: {
     title: "Documento de control (DeCA): prueba la API",
@@ -38,7 +42,8 @@ export const TEXTS = {
     postal_code: "Código postal",
     city: "Municipio",
     country: "País",
-    place: "Lugar de carga o descarga",
+    "origin.place": "Lugar de carga",
+    "destination.place": "Lugar de descarga",
     description: "Descripción",
     weight_kg: "Peso (kg)",
     registration: "Matrícula",
@@ -46,6 +51,61 @@ export const TEXTS = {
     trailer_country: "País del remolque",
     trailer_registration: "Matrícula del remolque",
     reference: "Tu referencia (opcional)",
+    errors: {
+      REQUIRED: "Obligatorio.",
+      UNKNOWN_FIELD: "Campo desconocido.",
+      INVALID_TYPE: "Tipo de dato incorrecto.",
+      TOO_SHORT: "Demasiado corto.",
+      TOO_LONG: "Demasiado largo.",
+      INVALID_FORMAT:
+        "Formato no válido o caracteres que no se pueden imprimir.",
+      INVALID_VALUE: "Valor no admitido.",
+      INVALID_TAX_ID:
+        "No es un número de identificación fiscal válido de su país.",
+      INVALID_REGISTRATION: "No es una matrícula válida de su país.",
+      INVALID_DECIMAL:
+        "Debe ser un número mayor que cero, con hasta 6 decimales separados por un punto.",
+      EXACTLY_ONE_REQUIRED: "Indica exactamente uno de los dos campos.",
+      "goods:EXACTLY_ONE_REQUIRED":
+        "Indica el peso o una medida alternativa, uno de los dos.",
+      BOTH_OR_NEITHER: "Indica los dos campos o ninguno.",
+      "vehicle:BOTH_OR_NEITHER":
+        "Indica el país y la matrícula del remolque, o ninguno de los dos.",
+      METADATA_TOO_LARGE: "Los metadatos son demasiado grandes.",
+      METADATA_TOO_DEEP: "Los metadatos están demasiado anidados.",
+      INVALID_DATE: "No es una fecha real escrita AAAA-MM-DD.",
+      INVALID_RANGE: "El final del intervalo es anterior a su comienzo.",
+      DOCUMENT_TOO_LARGE: "El PDF sería demasiado grande: acorta los textos.",
+      MALFORMED_JSON: "El cuerpo de la petición no es un objeto JSON.",
+      UNAUTHENTICATED: "El token no vale o ha caducado: pide uno nuevo.",
+      IP_NOT_ALLOWED: "Esta clave no se puede usar desde tu dirección IP.",
+      NOT_FOUND: "El documento no existe.",
+      METHOD_NOT_ALLOWED: "La API no admite esta llamada.",
+      REFERENCE_CONFLICT: "Otra petición ya usa esta referencia.",
+      DOCUMENT_WINDOW_EXPIRED:
+        "El documento emitido para esta petición ya no está disponible (24 horas).",
+      DOCUMENT_ALREADY_RECTIFIED:
+        "Esta versión ya se corrigió: solo la última se puede corregir o eliminar.",
+      DELETE_WINDOW_EXPIRED:
+        "Un documento solo se puede eliminar en las 2 horas siguientes a su emisión.",
+      DOCUMENT_ALREADY_DELIVERED:
+        "Un documento entregado al transportista no se puede eliminar.",
+      DOCUMENT_ALREADY_USED:
+        "Un documento ya usado en el transporte no se puede eliminar.",
+      DOCUMENT_ALREADY_ACCESSED:
+        "El enlace del QR ya se abrió: el documento no se puede eliminar.",
+      PAYLOAD_TOO_LARGE: "La petición es demasiado grande.",
+      UNSUPPORTED_MEDIA_TYPE: "La petición no va en JSON.",
+      RATE_LIMITED: "Demasiadas peticiones: espera unos segundos.",
+      DEMO_RATE_LIMITED:
+        "Demasiadas peticiones de demostración desde tu dirección IP: espera unos segundos.",
+      DEMO_DOCUMENT_LIMIT:
+        "Esta sesión de demostración ya emitió todos sus documentos: pide un token nuevo.",
+      INTERNAL_ERROR: "Error inesperado del servicio.",
+      SERVICE_UNAVAILABLE:
+        "El servicio no está disponible en este momento: inténtalo en unos segundos.",
+      DEMO_UNAVAILABLE: "La demostración pública está desactivada.",
+    },
   },
   en: {
     title: "Road transport control document (DeCA): try the API",
@@ -83,7 +143,8 @@ export const TEXTS = {
     postal_code: "Postal code",
     city: "City",
     country: "Country",
-    place: "Loading or unloading place",
+    "origin.place": "Loading place",
+    "destination.place": "Unloading place",
     description: "Description",
     weight_kg: "Weight (kg)",
     registration: "Registration",

@@ -55,7 +55,20 @@ const state = {
   document: null,
 };
 const t = (key) => TEXTS[state.language][key] ?? key;
-const labelKey = (path) => path.split(".").at(-1);
+const labelKey = (path) =>
+  path in TEXTS[state.language] ? path : path.split(".").at(-1);
+
+/** An error of the API in the page's language (i18n.js says how). */
+function errorText({ field, code, message }) {
+  const words = TEXTS[state.language].errors ?? {};
+  return words[`${field}:${code}`] ?? words[code] ?? message;
+}
+
+/** Shows `text` in `element`, the API's own messages in its tooltip. */
+function showText(element, text, messages = []) {
+  element.textContent = text;
+  element.title = messages.join("\n");
+}
 
 function fieldRow(path) {
   const row = document.createElement("div");
@@ -157,25 +170,34 @@ const api = (method, path, body) =>
   callApi({ method, path, token: state.token, body, onCall: logCall });
 
 function clearErrors() {
-  $("form-error").textContent = "";
-  for (const error of document.querySelectorAll("#fields .error"))
-    error.textContent = "";
+  for (const error of document.querySelectorAll("#document-form .error"))
+    showText(error, "");
   for (const input of document.querySelectorAll("[aria-invalid]"))
     input.removeAttribute("aria-invalid");
 }
 
 /** Puts each error of the API next to its field, or above the buttons. */
 function showErrors(status, body) {
-  for (const { field, code, message } of body?.errors ?? []) {
-    const place = field === null ? null : $(`error-${field}`);
+  const general = [];
+  for (const error of body?.errors ?? []) {
+    const place = error.field === null ? null : $(`error-${error.field}`);
     if (place) {
-      place.textContent = message;
-      $(`input-${field}`)?.setAttribute("aria-invalid", "true");
+      showText(place, errorText(error), [error.message]);
+      $(`input-${error.field}`)?.setAttribute("aria-invalid", "true");
     } else {
-      $("form-error").textContent +=
-        `${t("failed")} ${status} ${code}: ${message} `;
+      general.push(error);
     }
   }
+  showText(
+    $("form-error"),
+    general
+      .map(
+        (error) =>
+          `${t("failed")} ${status} ${error.code}: ${errorText(error)}`,
+      )
+      .join(" "),
+    general.map((error) => error.message),
+  );
   document.querySelector("[aria-invalid='true']")?.focus();
 }
 
@@ -195,12 +217,16 @@ async function requestToken() {
     document_locale: state.language,
   });
   if (status !== 201) {
-    $("token-status").textContent =
-      `${t("failed")} ${status}: ${body?.errors?.[0]?.message ?? ""}`;
+    const errors = body?.errors ?? [];
+    showText(
+      $("token-status"),
+      `${t("failed")} ${status}: ${errors.map(errorText).join(" ")}`,
+      errors.map((error) => error.message),
+    );
     return;
   }
   state.token = body.token;
-  $("token-status").textContent = `${t("tokenReady")} ${body.expires_at}`;
+  showText($("token-status"), `${t("tokenReady")} ${body.expires_at}`);
   $("issue").disabled = false;
 }
 

@@ -92,21 +92,35 @@ describe("the playground at /", () => {
     expect(qr.headers()["content-type"]).toBe("application/pdf");
     expect((await qr.body()).subarray(0, 5).toString()).toBe("%PDF-");
 
+    // The API's errors in the page's language, its own English in the tooltip.
+    const weight = await page.inputValue("[name='goods.weight_kg']");
     await page.fill("[name='vehicle.registration']", "12");
+    await page.fill("[name='goods.weight_kg']", "");
     await page.getByRole("button", { name: "Corregir" }).click();
     const error = page.locator("[id='error-vehicle.registration']");
-    await expect.poll(() => error.textContent(), WAIT).toMatch(/registration/);
+    await expect
+      .poll(() => error.textContent(), WAIT)
+      .toBe("No es una matrícula válida de su país.");
+    expect(await error.getAttribute("title")).toMatch(/registration/);
     expect(
       await page.getAttribute("[name='vehicle.registration']", "aria-invalid"),
     ).toBe("true");
+    const goodsError = page.locator("#error-goods");
+    expect(await goodsError.textContent()).toBe(
+      "Indica el peso o una medida alternativa, uno de los dos.",
+    );
+    expect(await goodsError.getAttribute("title")).toMatch(/weight_kg/);
     await screenshot(page, "4-validation-error");
 
     await page.fill("[name='vehicle.registration']", "5678DFG");
+    await page.fill("[name='goods.weight_kg']", weight);
     await page.getByRole("button", { name: "Corregir" }).click();
     await expect
       .poll(() => page.textContent("#result-status"), WAIT)
       .toMatch(/^Corregido, nueva versión: /);
     expect(await error.textContent()).toBe("");
+    expect(await error.getAttribute("title")).toBe("");
+    expect(await goodsError.textContent()).toBe("");
     await screenshot(page, "5-corrected");
 
     await page.getByRole("button", { name: "Eliminar" }).click();
@@ -120,6 +134,17 @@ describe("the playground at /", () => {
     expect(calls.some((call) => call.startsWith("curl -X PUT"))).toBe(true);
     expect(calls.some((call) => call.startsWith("curl -X DELETE"))).toBe(true);
     expect(problems.filter((problem) => !problem.includes("422"))).toEqual([]);
+  });
+
+  it("labels the place of loading and that of unloading, in both languages", async () => {
+    const { page } = await openPage("/");
+    const label = (path: string) =>
+      page.textContent(`label[for='input-${path}']`);
+    expect(await label("origin.place")).toBe("Lugar de carga");
+    expect(await label("destination.place")).toBe("Lugar de descarga");
+    await page.getByRole("button", { name: "English" }).click();
+    expect(await label("origin.place")).toBe("Loading place");
+    expect(await label("destination.place")).toBe("Unloading place");
   });
 
   it("switches to English", async () => {

@@ -154,6 +154,7 @@ describe("GET /api/v1/documents", () => {
     ["limit=101", "limit", "INVALID_VALUE"],
     ["limit=ten", "limit", "INVALID_FORMAT"],
     ["from=2026-02-30", "from", "INVALID_DATE"],
+    ["from=0099-02-29", "from", "INVALID_DATE"],
     ["to=21-11-2026", "to", "INVALID_DATE"],
     ["from=2026-11-22&to=2026-11-21", "to", "INVALID_RANGE"],
   ])("answers 422 for %s", async (query, field, code) => {
@@ -203,6 +204,17 @@ describe("GET /api/v1/documents", () => {
         (e) => e.field,
       ),
     ).toEqual(["page", "limit", "from"]);
+  });
+
+  it.each([
+    "from=0000-02-29&to=0099-12-31",
+    "from=0004-02-29",
+    "to=0100-01-01",
+  ])("accepts dates of the first centuries: %s", async (query) => {
+    const owner = await createCredential();
+    const { response, body } = await lister(owner)(`?${query}`);
+    expect(response.status).toBe(200);
+    expect(body.data).toEqual([]);
   });
 
   it("accepts the largest limit and a one-day range", async () => {

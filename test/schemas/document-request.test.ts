@@ -407,6 +407,18 @@ describe("document request rules", () => {
   it.each([
     ["2028-02-29", []],
     ["2026-02-29", [["transport_date", "INVALID_DATE"]]],
+    // Every year of four digits, those before 100 and leap years included.
+    ["0000-02-29", []],
+    ["0004-02-29", []],
+    ["0099-12-31", []],
+    ["0001-01-01", []],
+    ["9999-12-31", []],
+    ["0100-02-29", [["transport_date", "INVALID_DATE"]]],
+    ["0003-02-29", [["transport_date", "INVALID_DATE"]]],
+    ["0050-04-31", [["transport_date", "INVALID_DATE"]]],
+    ["2026-00-10", [["transport_date", "INVALID_DATE"]]],
+    ["2026-13-10", [["transport_date", "INVALID_DATE"]]],
+    ["2026-12-00", [["transport_date", "INVALID_DATE"]]],
     ["2026-02-30", [["transport_date", "INVALID_DATE"]]],
     ["2026-1-05", [["transport_date", "INVALID_DATE"]]],
     ["2026-11-21T10:00:00Z", [["transport_date", "INVALID_DATE"]]],

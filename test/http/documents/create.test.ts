@@ -100,6 +100,17 @@ describe("POST /api/v1/documents", () => {
     expect(second.uuid).not.toBe(first.uuid);
   });
 
+  it("issues a document whose transport date is in the first century", async () => {
+    const { key } = await createCredential();
+    const response = await documentsApi(call, key).create({
+      ...minimalRequest(),
+      transport_date: "0099-12-31",
+    });
+    expect(response.status).toBe(201);
+    const result = (await response.json()) as RequestBody;
+    expect(result.data.transport_date).toBe("0099-12-31");
+  });
+
   it("answers 401 before looking at the body", async () => {
     const response = await call("/api/v1/documents", {
       method: "POST",

@@ -1,6 +1,7 @@
-// README's table of figures, made from bench/results.json: `npm run
-// bench:table` writes it between the markers, and a test in the commands
-// project fails when README's table is not the one made from the results.
+// The table of figures of docs/performance.md, made from bench/results.json:
+// `npm run bench:table` writes it between its markers, and a test in the
+// commands project fails when the file's table is not the one made from the
+// results.
 
 import type { FallbackFixtureName } from "./fixtures";
 
@@ -66,9 +67,6 @@ export interface BenchResults {
     list: [List, List, List];
   };
 }
-
-const TABLE_START = "<!-- bench-table:start (npm run bench:table) -->";
-const TABLE_END = "<!-- bench-table:end -->";
 
 const ms = (value: number): string => value.toFixed(1);
 const whole = (value: number): string => value.toFixed(0);
@@ -196,25 +194,4 @@ export function benchTable(results: BenchResults): string {
         `| ${figure} | ${measured} | ${target?.[0] ?? ""} | ${target ? met(target[1]) : ""} |`,
     ),
   ].join("\n");
-}
-
-/** README with the text between the markers replaced by `table`. */
-export const withTable = (readme: string, table: string): string =>
-  withBlock(readme, [TABLE_START, TABLE_END], table);
-
-/**
- * README with the text between two markers replaced by `text`: the blocks
- * that are generated (this table, the round trips of test/roundtrips).
- */
-export function withBlock(
-  readme: string,
-  [startMarker, endMarker]: [string, string],
-  text: string,
-): string {
-  const start = readme.indexOf(startMarker);
-  const end = readme.indexOf(endMarker);
-  if (start < 0 || end < start) {
-    throw new Error(`README has no ${startMarker} … ${endMarker} block`);
-  }
-  return `${readme.slice(0, start + startMarker.length)}\n${text}\n${readme.slice(end)}`;
 }
