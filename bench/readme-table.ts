@@ -1,6 +1,6 @@
-// README's table of figures, made from bench/results.json: `npm run
-// bench:table` writes it between the markers, and a test in the commands
-// project fails when README's table is not the one made from the results.
+// The table of figures of docs/performance.md, made from bench/results.json:
+// `npm run bench:table` writes it between the markers, and a test in the
+// commands project fails when the table is not the one made from the results.
 
 import type { FallbackFixtureName } from "./fixtures";
 
@@ -198,12 +198,12 @@ export function benchTable(results: BenchResults): string {
   ].join("\n");
 }
 
-/** README with the text between the markers replaced by `table`. */
+/** The page with the text between the markers replaced by `table`. */
 export const withTable = (readme: string, table: string): string =>
   withBlock(readme, [TABLE_START, TABLE_END], table);
 
 /**
- * README with the text between two markers replaced by `text`: the blocks
+ * The page with the text between two markers replaced by `text`: the blocks
  * that are generated (this table, the round trips of test/roundtrips).
  */
 export function withBlock(
@@ -214,7 +214,7 @@ export function withBlock(
   const start = readme.indexOf(startMarker);
   const end = readme.indexOf(endMarker);
   if (start < 0 || end < start) {
-    throw new Error(`README has no ${startMarker} … ${endMarker} block`);
+    throw new Error(`The page has no ${startMarker} … ${endMarker} block`);
   }
   return `${readme.slice(0, start + startMarker.length)}\n${text}\n${readme.slice(end)}`;
 }

@@ -1,6 +1,6 @@
 import type { RemoteCall } from "../helpers/counting-bindings";
 
-/** What README shows of one operation's round trips. */
+/** What docs/performance.md shows of one operation's round trips. */
 export interface RoundTrips {
   operation: string;
   /** Calls the answer waited for. */
@@ -46,7 +46,7 @@ export function roundTrips(
 export const withinBudget = ({ sequential, budget }: RoundTrips): boolean =>
   budget === undefined || sequential <= budget;
 
-/** The table between README's round-trip markers. */
+/** The table between the round-trip markers of docs/performance.md. */
 export function roundTripTable(rows: readonly RoundTrips[]): string {
   return [
     "| Operation | Calls | Sequential | Budget | Met | Background | Sequence (`+` in parallel) |",

@@ -33,7 +33,7 @@ const BUDGETS: Record<string, number> = {
 };
 
 const README_BLOCK: [string, string] = [
-  "<!-- round-trips:start (UPDATE_ROUNDTRIPS=1 npx vitest run --project worker test/roundtrips) -->",
+  "<!-- round-trips:start (npm run roundtrips:table) -->",
   "<!-- round-trips:end -->",
 ];
 
@@ -183,7 +183,7 @@ describe("round trips of every operation", () => {
     });
   }
 
-  it("are README's table", async () => {
+  it("are docs/performance.md's table", async () => {
     const readme = await (await env.README.fetch("http://readme/")).text();
     const measuredReadme = withBlock(
       readme,
@@ -199,7 +199,7 @@ describe("round trips of every operation", () => {
     if (rewritten.status !== 204) {
       expect(
         readme,
-        `README's round-trip table differs from the one measured: ${README_BLOCK[0]}`,
+        `docs/performance.md's round-trip table differs from the one measured: ${README_BLOCK[0]}`,
       ).toBe(measuredReadme);
     }
   });
