@@ -74,7 +74,7 @@ const routePath = (path: string): string => path.replace(/\{([^}]+)\}/g, ":$1");
 
 /**
  * An operation from its one definition. Checks run in the contract's order
- * (decisions.md): the route's middleware (401, 403, 429), the query (422),
+ * (docs/api.md, Order of checks): the route's middleware (401, 403, 429), the query (422),
  * the body (415, 413, 400, 422), then the path parameters (a document rule:
  * a path that cannot name a document is the same 404 as an unknown one).
  */

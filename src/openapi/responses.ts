@@ -2,7 +2,7 @@ import { documentTooLarge } from "../domain/documents/pdf-size";
 import { type SchemaName, schemaRef } from "./components";
 import { exampleError } from "./examples";
 
-/** What each error status means here (spec 7 and decisions.md). */
+/** What each error status means here (docs/api.md, Errors). */
 const ERRORS = {
   400: ["Body is not valid JSON or not a JSON object.", "MALFORMED_JSON"],
   401: [
@@ -57,7 +57,7 @@ const header = (description: string, type: "string" | "integer") => ({
   schema: { type },
 });
 
-// Headers a client acts on (decisions.md).
+// Headers a client acts on (docs/api.md, Errors).
 const ERROR_HEADERS: Partial<Record<DocumentedErrorStatus, object>> = {
   401: { "WWW-Authenticate": header("`Bearer`.", "string") },
   429: {
@@ -190,7 +190,7 @@ export const responses = (
 
 /**
  * The HEAD of a GET operation: the same statuses and headers, never a body,
- * and nothing recorded (decisions.md).
+ * and nothing recorded (docs/api.md, Reading and status).
  */
 export function headOf<
   Operation extends {

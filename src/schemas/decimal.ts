@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { contractIssue } from "./issues";
 
-// Spec 2.1, verbatim: greater than zero, up to 15 integer digits and 6 decimals.
+// docs/api.md, Goods, verbatim: greater than zero, up to 15 integer digits and 6 decimals.
 const POSITIVE_DECIMAL =
   /^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$/;
 

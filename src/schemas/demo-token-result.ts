@@ -2,7 +2,7 @@ import * as z from "zod";
 import { documentLocaleSchema } from "./document-locale";
 import { timestamp } from "./document-result";
 
-/** The answer to a demo token request (spec 2.14), for the OpenAPI document. */
+/** The answer to a demo token request (docs/api.md, The demo), for the OpenAPI document. */
 export const demoTokenResultSchema = z.strictObject({
   token: z.string().startsWith("sk_demo_"),
   expires_at: timestamp,

@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-/** The one error body of the API (spec 2.15), for the OpenAPI document. */
+/** The one error body of the API (docs/api.md, Errors), for the OpenAPI document. */
 export const errorBodySchema = z.strictObject({
   errors: z
     .array(

@@ -10,7 +10,7 @@ const alternativeMeasureSchema = z.strictObject({
 const isGiven = (value: unknown): boolean =>
   value !== undefined && value !== null;
 
-/** Goods (spec 2.6): a weight or, when it is hard to know, another measure. */
+/** Goods (docs/api.md, Goods): a weight or, when it is hard to know, another measure. */
 export const goodsSchema = z
   .strictObject({
     description: text(1, 2000),

@@ -19,7 +19,7 @@ const taxId = z
       "Tax id, upper-cased without spaces or hyphens, then 1..32 characters; for ES a DNI, NIE or NIF with its control character.",
   });
 
-/** The tax id must be valid for the country that issued it (spec 2.4). */
+/** The tax id must be valid for the country that issued it (docs/api.md, Shipper and carrier). */
 const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(
   (party) => isValidTaxId(party.tax_country, party.tax_id),
   {
@@ -31,7 +31,7 @@ const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(
   },
 );
 
-/** Shipper (spec 2.3): the contractual shipper. */
+/** Shipper (docs/api.md, Shipper and carrier): the contractual shipper. */
 export const shipperSchema = z
   .strictObject({
     name: text(1, 255),
@@ -41,7 +41,7 @@ export const shipperSchema = z
   })
   .check(taxIdMatchesCountry);
 
-/** Carrier (spec 2.4): the carrier actually performing the transport; address optional. */
+/** Carrier (docs/api.md, Shipper and carrier): the carrier actually performing the transport; address optional. */
 export const carrierSchema = z
   .strictObject({
     name: text(1, 255),

@@ -7,7 +7,7 @@ import type { DocumentServices } from "../documents/services";
 import { newId } from "../random";
 import { directoryShard } from "../shard-routing";
 
-/** A demo session lasts 24 hours from its token's issue (spec 5). */
+/** A demo session lasts 24 hours from its token's issue (docs/api.md, The demo). */
 const DEMO_SESSION_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -35,8 +35,8 @@ import { defineOperation } from "../operation";
 import { qrImage } from "../qr-image";
 import { isHead, storedPdfResponse } from "../stored-pdf-response";
 
-// Error statuses per operation: spec section 7, plus the 503 that any
-// operation answers when a dependency is unreachable (decisions.md), or the
+// Error statuses per operation: docs/api.md, Statuses of each operation, plus the 503 that any
+// operation answers when a dependency is unreachable (docs/api.md, Errors), or the
 // demo is switched off.
 const WRITE: DocumentedErrorStatus[] = [
   400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503,
@@ -126,7 +126,7 @@ interface Address {
 }
 
 /**
- * Spec section 4: every operation on one document answers at its uuid and at
+ * docs/api.md, References: every operation on one document answers at its uuid and at
  * its reference, so each is defined once for an address and served at both.
  * References first: a uuid is never "ref", while a reference may be "pdf",
  * "status" or "qr", which the uuid routes would otherwise take.

@@ -42,7 +42,7 @@ const demoEnabled = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 // A demo link also answers 503 while the demo is switched off; any link when
-// a dependency is unreachable (decisions.md).
+// a dependency is unreachable (docs/api.md, Errors).
 const QR: DocumentedErrorStatus[] = [404, 429, 500, 503];
 
 /** A QR link's operation: `/d/{uuid}` real, `/demo/d/{uuid}` demo. */
