@@ -2,7 +2,7 @@
 // organization's PDF language and prints a document's audit trail, as a
 // client of the operations API (docs/operations.md), which does the work
 // inside the Worker: a deployment or a running `npm start` with --url, else
-// the local state, started or not. See README "Issuing keys".
+// the local state, started or not. See docs/operations.md "Issuing keys".
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import {

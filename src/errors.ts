@@ -1,7 +1,7 @@
 // The one error model of the API: every failure is a DomainError (one code
 // and the facts behind it) or a ValidationError (the 422 list), and the HTTP
-// layer's catalog (src/http/error-catalog.ts) turns it into the body of spec
-// 2.15, `{errors: [{field, code, message}]}`, with its status and headers.
+// layer's catalog (src/http/error-catalog.ts) turns it into the error body of
+// docs/api.md, Errors, `{errors: [{field, code, message}]}`, with its status and headers.
 
 /**
  * The facts each code's message and headers are made of; the catalog words

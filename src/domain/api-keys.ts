@@ -3,7 +3,7 @@ import type { Environment } from "../schemas/environment";
 import { newId, randomBase62 } from "./random";
 import { sha256Hex } from "./sha256";
 
-// decisions.md: `sk_<environment>_` followed by at least 32 random base62
+// docs/api.md, Authentication and keys: `sk_<environment>_` followed by at least 32 random base62
 // characters; issued keys carry 40 (about 238 bits).
 const KEY_PATTERN = /^sk_(test|live|demo)_[0-9A-Za-z]{32,}$/;
 const ISSUED_RANDOM_LENGTH = 40;

@@ -4,7 +4,7 @@ import type { Credential } from "./authenticate";
 import type { RateDecision } from "./rate-limits";
 import type { Services } from "./services";
 
-/** Requests a minute of a credential without a limit of its own (decisions.md). */
+/** Requests a minute of a credential without a limit of its own (docs/api.md, Rate limits). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 300;
 
 const MINUTE_MS = 60_000;

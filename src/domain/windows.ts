@@ -1,4 +1,4 @@
-// The time windows of the contract (spec 8, decisions.md "Time").
+// The time windows of the contract (docs/api.md, Time windows).
 const HOUR_MS = 60 * 60 * 1000;
 
 /** How long a document can be read, and deleted, after its creation (docs/api.md). */

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { configOf } from "../config";
 import type { AppEnv } from "../env";
 
-/** The most bytes a route reads of a request body (decisions.md: 413). */
+/** The most bytes a route reads of a request body (docs/api.md, Limits: 413). */
 export type BodyLimit = (c: Context<AppEnv>) => number;
 
 /** The public demo's limit, whoever calls. */

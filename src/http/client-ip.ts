@@ -1,5 +1,5 @@
 /**
- * The caller's public IP as Cloudflare's edge reports it (decisions.md).
+ * The caller's public IP as Cloudflare's edge reports it (docs/api.md, Authentication and keys).
  * A request without one (only possible off the edge, as in tests) counts as
  * one "unknown" address: it matches no allow-list and shares its demo limits.
  */

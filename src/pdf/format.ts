@@ -1,7 +1,7 @@
 // How data values are printed. Numbers use the Spanish convention in every
-// locale (decisions.md): dots between thousands, a decimal comma.
+// locale (docs/api.md, The PDF): dots between thousands, a decimal comma.
 
-/** Up to 3 decimals: the weight of a load needs no more (decisions.md). */
+/** Up to 3 decimals: the weight of a load needs no more (docs/api.md, The PDF). */
 const WEIGHT_DECIMALS = 3;
 /** A PositiveDecimal has at most 6 decimals, so this prints it exactly. */
 const MEASURE_DECIMALS = 6;

@@ -5,7 +5,7 @@ export type SpanishTimeZone = "Europe/Madrid" | "Atlantic/Canary";
 
 /**
  * The time zone of the place of loading, in which the document prints its
- * time of issue (decisions.md): the Canary Islands are the provinces with
+ * time of issue (docs/api.md, The PDF): the Canary Islands are the provinces with
  * postal codes 35 (Las Palmas) and 38 (Santa Cruz de Tenerife). Without a
  * postal code, the mainland's.
  */

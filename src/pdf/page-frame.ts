@@ -136,7 +136,7 @@ function drawNotValid(
   top: number,
 ): void {
   const style = frame.styles.notValid;
-  // Localized only, as decisions.md lists it.
+  // Localized only, as docs/api.md, The demo, lists it.
   const text = frame.wording.own.notValid;
   const padding = 5;
   const height = style.leading + 2;

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { countryCode } from "./country-code";
 import { text } from "./text";
 
-/** Address (spec 2.2): all four fields required. */
+/** Address (docs/api.md, Shipper and carrier): all four fields required. */
 export const addressSchema = z.strictObject({
   street: text(1, 255),
   postal_code: text(1, 255),

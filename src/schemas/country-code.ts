@@ -5,7 +5,7 @@ import { contractIssue } from "./issues";
 export const asciiUpperCase = (value: string): string =>
   value.replace(/[a-z]/g, (letter) => letter.toUpperCase());
 
-/** CountryCode (spec 2.1): two letters, upper-cased; ISO membership is not checked. */
+/** CountryCode (docs/api.md, Normalization): two letters, upper-cased; ISO membership is not checked. */
 export const countryCode = z
   .string()
   .transform(asciiUpperCase)

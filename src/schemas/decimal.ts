@@ -4,7 +4,7 @@ import { contractIssue } from "./issues";
 const INTEGER_DIGITS = 15;
 const DECIMALS = 6;
 
-// Spec 2.1: greater than zero, up to 15 integer digits and 6 decimals, i.e.
+// docs/api.md, Goods: greater than zero, up to 15 integer digits and 6 decimals, i.e.
 // `^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$`, written
 // without its lookahead so that generators of test data can follow the
 // OpenAPI document's pattern: a whole part from 1, or 0 and decimals that

@@ -3,7 +3,7 @@ import { component } from "./component";
 import { text } from "./text";
 
 /**
- * The body of a deletion (spec 2.13). A confirmation sent as false is a valid
+ * The body of a deletion (docs/api.md, Deletion). A confirmation sent as false is a valid
  * body: the document rules answer it with a 409, not a 422.
  */
 export const deleteRequestSchema = component(

@@ -3,7 +3,7 @@ import { component } from "./component";
 import { documentLocaleSchema } from "./document-locale";
 import { timestamp } from "./document-result";
 
-/** The answer to a demo token request (spec 2.14), for the OpenAPI document. */
+/** The answer to a demo token request (docs/api.md, The demo), for the OpenAPI document. */
 export const demoTokenResultSchema = component(
   "DemoTokenResult",
   z.strictObject({

@@ -1,6 +1,6 @@
 import * as z from "zod";
 
-/** Languages a PDF can be printed in (spec 2.10). */
+/** Languages a PDF can be printed in (docs/api.md, Document result). */
 export const DOCUMENT_LOCALES = [
   "es",
   "ca",

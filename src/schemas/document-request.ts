@@ -11,7 +11,7 @@ import { transportLocationSchema } from "./transport-location";
 import { vehicleSchema } from "./vehicle";
 
 /**
- * The body of create and correct (spec 2.9). Parsing it also normalizes it:
+ * The body of create and correct (docs/api.md, Document body). Parsing it also normalizes it:
  * the output is the `data` of the result plus `metadata`.
  */
 export const documentRequestSchema = component(

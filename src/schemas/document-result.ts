@@ -3,7 +3,7 @@ import { component } from "./component";
 import { documentLocaleSchema } from "./document-locale";
 import { documentRequestSchema } from "./document-request";
 
-// The responses' shapes (spec 2.10-2.12), for the OpenAPI document. The
+// The responses' shapes (docs/api.md, Document result, List, Reading and status), for the OpenAPI document. The
 // transport data is described by the request schema itself: the normalized
 // `data` is always a valid request without metadata.
 

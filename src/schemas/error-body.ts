@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { component } from "./component";
 
-/** The one error body of the API (spec 2.15), for the OpenAPI document: ErrorBody of src/errors.ts. */
+/** The one error body of the API (docs/api.md, Errors), for the OpenAPI document: ErrorBody of src/errors.ts. */
 export const errorBodySchema = component(
   "ErrorBody",
   z.strictObject({

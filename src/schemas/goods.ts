@@ -16,7 +16,7 @@ const given = (field: string) => ({
   properties: { [field]: { not: { type: "null" } } },
 });
 
-/** Goods (spec 2.6): a weight or, when it is hard to know, another measure. */
+/** Goods (docs/api.md, Goods): a weight or, when it is hard to know, another measure. */
 export const goodsSchema = z
   .strictObject({
     description: text(1, 2000),

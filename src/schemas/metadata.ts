@@ -30,7 +30,7 @@ function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
 }
 
 /**
- * The caller's own data (spec 2.9): kept and returned unchanged, never
+ * The caller's own data (docs/api.md, Document body): kept and returned unchanged, never
  * printed; at most 16 KiB as compact UTF-8 JSON and 8 levels deep. The
  * object is the one parsed from the body, every own key kept whatever its
  * name: zod's record would rebuild it and drop a `__proto__` key.

@@ -15,7 +15,7 @@ const taxId = identifier(
   `${TAX_ID_FORMATS} Otherwise 422 INVALID_TAX_ID.`,
 );
 
-/** The tax id must be valid for the country that issued it (spec 2.4). */
+/** The tax id must be valid for the country that issued it (docs/api.md, Shipper and carrier). */
 const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(
   (party) => isValidTaxId(party.tax_country, party.tax_id),
   {
@@ -27,7 +27,7 @@ const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(
   },
 );
 
-/** Shipper (spec 2.3): the contractual shipper. */
+/** Shipper (docs/api.md, Shipper and carrier): the contractual shipper. */
 export const shipperSchema = z
   .strictObject({
     name: text(1, 255),
@@ -37,7 +37,7 @@ export const shipperSchema = z
   })
   .check(taxIdMatchesCountry);
 
-/** Carrier (spec 2.4): the carrier actually performing the transport; address optional. */
+/** Carrier (docs/api.md, Shipper and carrier): the carrier actually performing the transport; address optional. */
 export const carrierSchema = z
   .strictObject({
     name: text(1, 255),

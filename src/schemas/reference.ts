@@ -2,7 +2,7 @@ import * as z from "zod";
 import { contractIssue } from "./issues";
 import { lengthIssue } from "./text";
 
-// decisions.md: `^[A-Za-z0-9-]+(?!\n)$`. Without the `m` flag, JavaScript's
+// docs/api.md, Document body: no trailing newline. Without the `m` flag, JavaScript's
 // `$` never matches before a final newline, so this is the same rule.
 export const REFERENCE_PATTERN = /^[A-Za-z0-9-]+$/;
 const MAX_LENGTH = 120;

@@ -23,7 +23,7 @@ const domesticCountry = z
     description: "ES only (domestic transport); upper-cased by the service.",
   });
 
-/** TransportLocation (spec 2.5): the real loading or unloading place. */
+/** TransportLocation (docs/api.md, Locations): the real loading or unloading place. */
 export const transportLocationSchema = z.strictObject({
   place: text(1, 255),
   street: optional(text(1, 255)),

@@ -42,7 +42,7 @@ const registrationMatchesCountry = (
     },
   );
 
-/** Vehicle (spec 2.7): the tractor or lorry and, if any, its trailer. */
+/** Vehicle (docs/api.md, Vehicle): the tractor or lorry and, if any, its trailer. */
 export const vehicleSchema = z
   .strictObject({
     country: countryCode,

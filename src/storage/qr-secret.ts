@@ -3,7 +3,7 @@ import { type Keyring, keyOfVersion } from "./keyring";
 // The QR secret `k` is derived, never stored: HMAC-SHA-256 of "qr:<uuid>"
 // under the QR keyring version the document was issued under (its row keeps
 // only `qrKeyVersion`), so a new current version never breaks an older link.
-// Its first 16 bytes give 128 bits (decisions.md), 22 base64url characters.
+// Its first 16 bytes give 128 bits (docs/api.md, QR links), 22 base64url characters.
 // Changing this derivation would break every printed QR code.
 const SECRET_BYTES = 16;
 const SECRET_LENGTH = 22;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type RunningService, startService } from "./commands";
 
 // README's examples as a reader runs them: every ```sh block that calls curl,
-// in order, in one shell, against a fresh `npm start`. Only the port and the
-// state folder differ from what the reader types.
+// in order, in one shell, against a fresh `npm start`. Only `BASE` (the
+// service's address) and the state folder differ from what the reader types.
 const execFileAsync = promisify(execFile);
 const REPO = process.cwd();
 
 let stateDir: string;
 let workDir: string;
+let readerDir: string | undefined;
 let origin: string;
 let service: RunningService;
 
@@ -29,6 +30,7 @@ afterAll(async () => {
   await service?.stop();
   await rm(stateDir, { recursive: true, force: true });
   await rm(workDir, { recursive: true, force: true });
+  if (readerDir) await rm(readerDir, { recursive: true, force: true });
 });
 
 async function readmeCurlBlocks(): Promise<string[]> {
@@ -43,7 +45,8 @@ describe("README", () => {
     const script = (await readmeCurlBlocks()).join("\n");
     for (const step of [
       "npm run keys -- create",
-      "-X POST http://localhost:8787/api/v1/documents",
+      'cd "$(mktemp -d)"',
+      '-X POST "$BASE/api/v1/documents"',
       "/api/v1/documents/$UUID/pdf",
       '"$QR_URL"',
       "/api/v1/documents/$UUID/qr",
@@ -62,30 +65,36 @@ describe("README", () => {
       // An error status fails the run, as it would surprise the reader.
       'curl() { command curl --fail-with-body "$@"; }',
       ...(await readmeCurlBlocks()),
+      // Where the blocks moved to (`cd "$(mktemp -d)"`), for the checks below.
+      "printf '\\nFOLDER=%s\\n' \"$PWD\"",
     ]
       .join("\n")
-      .replaceAll("http://localhost:8787", origin)
       .replaceAll(
         "npm run keys -- ",
         `npm --prefix '${REPO}' run keys -- --persist-to '${stateDir}' `,
       );
     const { stdout } = await execFileAsync("bash", ["-c", script], {
       cwd: workDir,
+      env: { ...process.env, BASE: origin },
     });
+    readerDir = /^FOLDER=(.+)$/m.exec(stdout)?.[1];
+    // Nothing lands where the reader started (the repository, for them).
+    expect(await readdir(workDir)).toEqual([]);
+    const files = readerDir ?? "";
     expect(stdout).toContain('{"data":[],"meta":{"current_page":1');
     expect(stdout).toMatch(/\b201\n/);
     expect(stdout).toContain('{"status":"active"}');
     expect(stdout).toMatch(/\b204\n/);
     expect(stdout).toContain('"total":1,');
     for (const pdf of ["documento.pdf", "qr.pdf", "demo.pdf"]) {
-      const bytes = await readFile(join(workDir, pdf));
+      const bytes = await readFile(join(files, pdf));
       expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     }
-    const png = await readFile(join(workDir, "qr.png"));
+    const png = await readFile(join(files, "qr.png"));
     expect(png.subarray(1, 4).toString()).toBe("PNG");
-    expect(await readFile(join(workDir, "qr.svg"), "utf8")).toMatch(/^<svg /);
+    expect(await readFile(join(files, "qr.svg"), "utf8")).toMatch(/^<svg /);
     const correction = JSON.parse(
-      await readFile(join(workDir, "correction-result.json"), "utf8"),
+      await readFile(join(files, "correction-result.json"), "utf8"),
     );
     expect(correction.data.goods.weight_kg).toBe("12000");
     expect(correction.rectifies_uuid).toMatch(/^[0-9a-f-]{36}$/);

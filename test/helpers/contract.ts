@@ -88,7 +88,7 @@ async function bodyViolation(
 }
 
 /**
- * A routing error (decisions.md): the error body with `code`, empty for a
+ * A routing error (docs/api.md, Errors): the error body with `code`, empty for a
  * HEAD, and for a 405 the `Allow` header naming `allowed`.
  */
 async function routingErrorViolation(

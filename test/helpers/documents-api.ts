@@ -10,7 +10,7 @@ import {
   jsonRequest,
 } from "./worker";
 
-/** A document result as the API answers it (spec 2.10, either variant). */
+/** A document result as the API answers it (docs/api.md, Document result, either variant). */
 export type DocumentResultBody = DocumentResult;
 
 /** The document routes as a client uses them, with one key and one app. */

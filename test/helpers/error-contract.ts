@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 
-/** The headers some error statuses must carry (decisions.md). */
+/** The headers some error statuses must carry (docs/api.md, Errors). */
 const REQUIRED_HEADERS: Record<number, string> = {
   401: "WWW-Authenticate",
   405: "Allow",

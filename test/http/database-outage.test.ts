@@ -7,7 +7,7 @@ import { D1_OUTAGE, d1Down } from "../helpers/faults";
 import { callWithClock, fixedClock } from "../helpers/worker";
 
 // D1 unreachable or overloaded is an outage like R2's or a Durable Object's
-// (decisions.md): 503 SERVICE_UNAVAILABLE with Retry-After, whichever
+// (docs/api.md, Errors): 503 SERVICE_UNAVAILABLE with Retry-After, whichever
 // operation met it, never a 500.
 
 const clock = fixedClock(Date.UTC(2026, 10, 21, 9, 30));

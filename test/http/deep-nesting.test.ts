@@ -4,7 +4,7 @@ import { createCredential } from "../helpers/credentials";
 import { expectContractError } from "../helpers/error-contract";
 import { call } from "../helpers/worker";
 
-// Bodies nested far deeper than any stack (decisions.md): whatever the depth
+// Bodies nested far deeper than any stack (docs/api.md, Order of checks): whatever the depth
 // and wherever it sits, the answer is the contract's error body, never a 500.
 
 const NEVER = "/api/v1/documents/00000000-0000-4000-8000-000000000000";

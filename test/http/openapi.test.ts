@@ -21,8 +21,8 @@ import { call, ORIGIN } from "../helpers/worker";
 
 const document = apiDocument();
 
-// Spec section 4 (both addresses) and section 7, plus the 503 that every
-// operation answers when a dependency is unreachable (decisions.md), and HEAD
+// docs/api.md, References (both addresses) and Statuses of each operation, plus the 503 that every
+// operation answers when a dependency is unreachable (docs/api.md, Errors), and HEAD
 // beside the GET of every PDF.
 const WRITE = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
 const READ = [401, 403, 404, 429, 500, 503];

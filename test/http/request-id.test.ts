@@ -13,7 +13,7 @@ import {
   fromIp,
 } from "../helpers/worker";
 
-// decisions.md: every response carries X-Request-Id, whatever route and
+// docs/api.md, Errors: every response carries X-Request-Id, whatever route and
 // status, JSON or PDF or page, GET or HEAD.
 
 const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;

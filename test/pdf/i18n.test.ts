@@ -11,7 +11,7 @@ describe("the message catalogs", () => {
     }
   });
 
-  it("say 'not valid' exactly as decisions.md lists it", () => {
+  it("say 'not valid' exactly as docs/api.md, The demo, lists it", () => {
     expect(
       Object.fromEntries(
         DOCUMENT_LOCALES.map((locale) => [locale, CATALOGS[locale].notValid]),

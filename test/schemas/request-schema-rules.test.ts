@@ -216,10 +216,10 @@ describe("the document's request schemas", () => {
 });
 
 describe("the decimal pattern, written without a lookahead", () => {
-  // Spec 2.1, verbatim.
+  // docs/api.md, Goods, verbatim.
   const SPEC = /^(?!0+(?:\.0+)?$)(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,6})?$/;
 
-  it("accepts exactly what the spec's pattern accepts", () => {
+  it("accepts exactly what the contract's pattern accepts", () => {
     const digitsAndPoints = fc.string({
       unit: fc.constantFrom("0", "0", "0", "1", "9", "."),
       maxLength: 24,

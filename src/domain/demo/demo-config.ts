@@ -1,6 +1,6 @@
 import type { RateLimit } from "../rate-limits";
 
-/** The demo's switch and limits (spec 8), from the Worker's configuration (src/config.ts). */
+/** The demo's switch and limits (docs/api.md, Rate limits), from the Worker's configuration (src/config.ts). */
 export interface DemoConfig {
   enabled: boolean;
   tokenLimits: RateLimit[];

@@ -69,7 +69,7 @@ const issued = async (
 });
 
 /**
- * Creates a document (spec 3, first two rows). A reservation is forever, so
+ * Creates a document (docs/api.md, Idempotency and retries). A reservation is forever, so
  * one read answers a retry; that read also notes the PDF a new document
  * would put, in its reservation's shard. Concurrent creates of one reference
  * may each render, but the reservation's unique key lets exactly one commit;

@@ -19,7 +19,7 @@ import {
 import { pdfObjectKey } from "./issue-document";
 
 /**
- * Why a document may not be deleted now, in the order of spec 3's table:
+ * Why a document may not be deleted now, in the order of docs/api.md, Deletion:
  * the window, the caller's two confirmations, then the document's own state.
  */
 function refusal(
@@ -67,7 +67,7 @@ function readPdfObject(services: Services, uuid: string) {
 }
 
 /**
- * Deletes a document logically (spec 3): its PDF, data, audit trail and
+ * Deletes a document logically (docs/api.md, Deletion): its PDF, data, audit trail and
  * reference reservation stay. Checks: the body (422, before this), then
  * existence (404), then the 409s. A repeated deletion within the window
  * answers as the first did, with the deletion time unchanged.

@@ -1,6 +1,6 @@
 import { ValidationError } from "../../errors";
 
-/** Spec 8: a stored PDF is at most 5 MB (decimal, so within either reading). */
+/** docs/api.md, Limits: a stored PDF is at most 5 MB (decimal, so within either reading). */
 export const MAX_PDF_BYTES = 5_000_000;
 
 /** The 422 of a document whose rendered PDF would exceed MAX_PDF_BYTES. */

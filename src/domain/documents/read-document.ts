@@ -42,7 +42,7 @@ export async function getDocument(
   );
 }
 
-/** `active` or `deleted`, during the read window only (spec 2.12). */
+/** `active` or `deleted`, during the read window only (docs/api.md, Reading and status). */
 export async function getDocumentStatus(
   services: Services,
   credential: Credential,

@@ -53,7 +53,7 @@ async function existingCorrection(
 }
 
 /**
- * Corrects a document by issuing a new version (spec 3): the original stays
+ * Corrects a document by issuing a new version (docs/api.md, Corrections): the original stays
  * active with its QR link. Corrections of one document are serialized by its
  * lock, under which it is read; the lock only spares work: the commit itself
  * checks that the original is neither deleted nor rectified, and when it is

@@ -10,7 +10,7 @@ import { demoIpLimit } from "./demo";
 
 /**
  * The limits of any authenticated request, checked right after
- * authentication (decisions.md: before the body is looked at). A real key may
+ * authentication (docs/api.md, Order of checks: before the body is looked at). A real key may
  * make so many requests a minute (counted from `early` when it was started
  * before authentication); a demo token works only while the demo is on.
  */

@@ -4,7 +4,7 @@ import { MESSAGE_KEYS, type Messages } from "./messages";
 
 /**
  * The texts of a document. Any Spanish inspector must read any document
- * (decisions.md), so every locale other than `es` prints the Spanish beside
+ * (docs/api.md, The PDF), so every locale other than `es` prints the Spanish beside
  * its own text.
  */
 export interface DocumentWording {

@@ -1,4 +1,4 @@
-// Vehicle and trailer registrations (spec 2.7). Lengths 1..20 are checked by
+// Vehicle and trailer registrations (docs/api.md, Vehicle). Lengths 1..20 are checked by
 // the schema; these functions only answer whether the format is accepted.
 
 export const REGISTRATION_MAX_LENGTH = 20;

@@ -1,4 +1,4 @@
-// Tax ids of shippers and carriers (spec 2.3, 2.4; decisions: entity NIF
+// Tax ids of shippers and carriers (docs/api.md, Shipper and carrier: entity NIF
 // control character). Written here rather than with `stdnum`: its CIF check
 // accepts a digit or a letter after any first letter and its NIF checks a
 // control letter on K/L/M ids, so only its NIE rule matches ours, and the
@@ -29,7 +29,7 @@ export function isValidTaxId(country: string, taxId: string): boolean {
     isValidDni(taxId) ||
     isValidNie(taxId) ||
     isValidEntityNif(taxId) ||
-    SPECIAL_NIF.test(taxId) // K, L, M: format only, by the spec
+    SPECIAL_NIF.test(taxId) // K, L, M: format only (docs/api.md)
   );
 }
 

@@ -23,7 +23,7 @@ async function storedObjects(): Promise<number> {
 }
 
 describe("POST /api/v1/documents", () => {
-  it("issues a document: 201 with the result of spec 2.10, variant 1", async () => {
+  it("issues a document: 201 with the result of docs/api.md, Document result (a real document)", async () => {
     const { key } = await createCredential();
     const response = await documentsApi(
       callWithClock(fixedClock(NOW)),

@@ -95,7 +95,7 @@ async function expectCleanFailure(response: Response, fault: Fault) {
   };
   expect(body).toMatchObject({ errors: [{ field: null, code: fault.code }] });
   expect(body.errors[0]?.message).not.toMatch(/ at |Error:/);
-  // An outage says when to retry (decisions.md).
+  // An outage says when to retry (docs/api.md, Errors).
   if (fault.status === 503) {
     expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
   }

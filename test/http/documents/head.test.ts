@@ -11,7 +11,7 @@ import {
 } from "../../helpers/worker";
 
 // HEAD on a PDF answers the headers a GET would and records nothing
-// (decisions.md): not a download, not a QR access, so deletion stays allowed.
+// (docs/api.md, Reading and status): not a download, not a QR access, so deletion stays allowed.
 
 const NOW = Date.UTC(2026, 10, 21, 7);
 const DAY = 24 * 3_600_000;

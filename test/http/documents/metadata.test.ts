@@ -3,7 +3,7 @@ import { fullRequest } from "../../../fixtures/requests";
 import { withIssuedDocument } from "../../helpers/documents-api";
 import { expectContractError } from "../../helpers/error-contract";
 
-// Metadata is the caller's own data, kept and returned as sent (spec 2.9):
+// Metadata is the caller's own data, kept and returned as sent (docs/api.md, Document body):
 // every own key, whatever its name, and never a prototype set from it.
 
 const NOW = Date.UTC(2026, 10, 21, 9);

@@ -191,7 +191,7 @@ describe("a key this isolate knows from this IP", () => {
 });
 
 describe("an unreachable rate limiter", () => {
-  // An outage of a dependency, like R2 or the lock (decisions.md): 503 with
+  // An outage of a dependency, like R2 or the lock (docs/api.md, Errors): 503 with
   // Retry-After, for every caller the limiter counts.
   const request = callWithClock(fixedClock(NOW), rateLimiterDown());
   const IP = { "CF-Connecting-IP": "192.0.2.44" };
