@@ -20,24 +20,26 @@ export interface ServiceLoadReport extends Omit<LoadReport, "qrSecrets"> {
 
 /** The document rows of each shard of a local state. */
 async function documentsPerShard(persistTo: string): Promise<number[]> {
-  const counts: number[] = [];
-  for (const binding of shardBindings()) {
-    const [rows] = await executeSql(
-      { remote: false, persistTo },
-      binding,
-      "SELECT count(*) AS n FROM documents;",
-    );
-    counts.push(Number(rows?.[0]?.n ?? 0));
-  }
-  return counts;
+  return Promise.all(
+    shardBindings().map(async (binding) => {
+      const [rows] = await executeSql(
+        { remote: false, persistTo },
+        binding,
+        "SELECT count(*) AS n FROM documents;",
+      );
+      return Number(rows?.[0]?.n ?? 0);
+    }),
+  );
 }
 
-export async function loadFreshService(options: {
-  creates: number;
-  clients: number;
-  maxMs: number;
-}): Promise<ServiceLoadReport> {
-  const stateDir = await mkdtemp(join(tmpdir(), "deca-load-"));
+/**
+ * A load run against `npm start` on the state folder `stateDir`, stopped
+ * after; the state stays, with the key the run used.
+ */
+export async function loadLocalService(
+  stateDir: string,
+  options: { creates: number; clients: number; maxMs: number },
+): Promise<{ report: ServiceLoadReport; key: string }> {
   const port = await freePort();
   const service = await startService(port, stateDir);
   try {
@@ -62,16 +64,32 @@ export async function loadFreshService(options: {
     const perShard = await documentsPerShard(stateDir);
     const lines = service.output().split("\n");
     return {
-      ...report,
-      loggedRequests: lines.filter((line) => line.includes('"request_id"'))
-        .length,
-      secretsInLog: lines.filter((line) =>
-        secrets.some((secret) => line.includes(secret)),
-      ).length,
-      documentsPerShard: perShard,
+      key,
+      report: {
+        ...report,
+        loggedRequests: lines.filter((line) => line.includes('"request_id"'))
+          .length,
+        secretsInLog: lines.filter((line) =>
+          secrets.some((secret) => line.includes(secret)),
+        ).length,
+        documentsPerShard: perShard,
+      },
     };
   } finally {
     await service.stop();
+  }
+}
+
+/** `loadLocalService` on a temporary state folder, removed after. */
+export async function loadFreshService(options: {
+  creates: number;
+  clients: number;
+  maxMs: number;
+}): Promise<ServiceLoadReport> {
+  const stateDir = await mkdtemp(join(tmpdir(), "deca-load-"));
+  try {
+    return (await loadLocalService(stateDir, options)).report;
+  } finally {
     await rm(stateDir, { recursive: true, force: true });
   }
 }

@@ -163,18 +163,18 @@ async function checkoutWithReleaseKeyrings(checkout: string): Promise<string> {
   return keys[current] ?? "";
 }
 
-const appliedMigrations = async (): Promise<string[][]> => {
-  const applied: string[][] = [];
-  for (const binding of shardBindings()) {
-    const [rows = []] = await executeSql(
-      { remote: false, persistTo: stateDir },
-      binding,
-      "SELECT name FROM d1_migrations ORDER BY id;",
-    );
-    applied.push(rows.map((row) => String(row.name)));
-  }
-  return applied;
-};
+/** The migrations each shard has applied, its own D1 file read by a wrangler of its own. */
+const appliedMigrations = (): Promise<string[][]> =>
+  Promise.all(
+    shardBindings().map(async (binding) => {
+      const [rows = []] = await executeSql(
+        { remote: false, persistTo: stateDir },
+        binding,
+        "SELECT name FROM d1_migrations ORDER BY id;",
+      );
+      return rows.map((row) => String(row.name));
+    }),
+  );
 
 async function runStep(name: DeployStep["name"]): Promise<void> {
   const step = steps.find((candidate) => candidate.name === name);
