@@ -76,7 +76,8 @@ export default defineConfig({
           globalSetup: ["./test/e2e/find-chromium.ts"],
           environment: "node",
           testTimeout: 120_000,
-          hookTimeout: 120_000,
+          // npm start in a beforeAll takes up to 180 s on a loaded machine (commands.ts).
+          hookTimeout: 300_000,
         },
       },
     ],

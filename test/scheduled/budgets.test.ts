@@ -62,8 +62,9 @@ describe("the cron with every task's backlog beyond its share", () => {
       .prepare("SELECT * FROM documents WHERE uuid = ?")
       .bind(document.uuid)
       .first()) as Record<string, unknown>;
+    // Uuids of their own: the tests of a file share its storage.
     await copies(shard, template, 500, {
-      uuid: "'archive-' || i",
+      uuid: "'archive-share-' || i",
       reference: "NULL",
       created_at: String(NOW - 2 * DAY),
     });
@@ -121,7 +122,7 @@ describe("the cron with every task's backlog beyond its share", () => {
       // Documents past the read window (its share would take 6,000: the
       // archiver's own test below fills it beyond).
       await copies(shardOf(document.uuid), template, 300, {
-        uuid: "'archive-' || i",
+        uuid: "'archive-budget-' || i",
         reference: "NULL",
         created_at: String(NOW - 2 * DAY),
         deleted_at: "NULL",
