@@ -222,7 +222,7 @@ async function main(): Promise<void> {
       404,
     );
     console.error("404 c=32", trivial);
-    // Issue 16: the QR download on an edge cache hit against the trivial
+    // The QR download on an edge cache hit against the trivial
     // route, both at concurrency 16, one after the other.
     const cacheHit = await load(
       16,

@@ -1,7 +1,7 @@
 // `npm run simulate [-- --shards N]
 //   [--documents N] [--peak N] [--rows N] [--repetitions N]
 //   [--sampled-documents N] [--sampled-seconds N] [--out FILE]`: one year at national volume
-// (issue 15, point 6). Writes rows with the service's own D1 calls (src/db)
+// (docs/scale.md). Writes rows with the service's own D1 calls (src/db)
 // in SQLite, weighs them and times each call locally, replays the year
 // through the real routing, prints a table,
 // writes bench/scale.json (fields: bench/README.md) and exits 1 when a shard

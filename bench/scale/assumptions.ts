@@ -1,7 +1,7 @@
 // What `npm run simulate` assumes, in one place: every figure here is
 // printed and written into bench/scale.json with the words that justify it.
-// Sources: issue 15 and /work/shared/design/scale-facts.md (Cloudflare's
-// documentation and list prices); the rest are stated choices.
+// Sources: Cloudflare's documentation and list prices (the limits docs/scale.md
+// states); the rest are stated choices.
 
 /** Spain's road transport: documents a year and the busiest second's issues. */
 export const NATIONAL_VOLUME = {
@@ -70,7 +70,7 @@ export const D1 = {
   // "Writes take several milliseconds": a write transaction (one statement
   // or one batch), taken as 4 ms.
   statedWriteMs: 4,
-  // The issue's thresholds: 7 GB of the 10 GB a database may hold, and
+  // The thresholds: 7 GB of the 10 GB a database may hold, and
   // half of a database's time, since it runs one query at a time.
   shardLimitBytes: 7e9,
   peakBusyLimit: 0.5,

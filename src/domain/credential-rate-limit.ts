@@ -21,7 +21,8 @@ type RateTerms = Pick<Credential, "id" | "rateLimitPerMinute">;
 /**
  * Real keys this isolate saw pass authentication, by the key's hash and the
  * caller's IP: the terms their next request will be counted on, so that the
- * count can run while the key is checked again (issue 16). Only a guess to
+ * count can run while the key is checked again (in parallel, one round trip
+ * fewer). Only a guess to
  * start early: every request is authenticated, and its count is made again
  * on the credential's actual terms when they differ.
  */

@@ -97,7 +97,7 @@ import {
   scannedTables,
 } from "../helpers/query-plans";
 
-// Issue 21: no query of src/db reads a whole table that grows with the
+// No query of src/db reads a whole table that grows with the
 // documents (a shard holds millions of rows), unless a comment on it says
 // why it is bounded. Every exported function of src/db runs here against the
 // migrated schema, each statement it sends is noted, and SQLite's plan of

@@ -1,7 +1,7 @@
 // The Worker's bindings with every call that leaves the Worker on Cloudflare
 // (a D1 statement or batch, an R2 object call, a Durable Object request)
 // recorded, so that a test can count an operation's round trips and the
-// longest chain of them the answer waits for (issue 16).
+// longest chain of them the answer waits for (docs/performance.md).
 //
 // Locally every such call is a function call in the same process: the
 // figures are counts of calls, not times. How a call is placed:

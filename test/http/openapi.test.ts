@@ -42,7 +42,7 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     get: [200, ...READ],
     head: [200, ...READ],
   },
-  // Issue 17: the QR image, whose `format` is validated (422).
+  // The QR image, whose `format` is validated (422).
   "/api/v1/documents/{uuid}/qr": {
     get: [200, ...READ, 422],
     head: [200, ...READ, 422],

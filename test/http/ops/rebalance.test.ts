@@ -37,7 +37,7 @@ import {
   HEAVY_TEST_MS,
 } from "../../helpers/worker";
 
-// Issue 21, point 6: the service ran on the first two of the test's four
+// A rebalance (docs/operations.md): the service ran on the first two of the test's four
 // shards (the bindings DB_2 and DB_3 hidden); the rebalance moves every row
 // whose bucket now routes elsewhere, and the service on four shards finds
 // everything where its routing says, nothing lost or doubled.
