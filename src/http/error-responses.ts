@@ -8,6 +8,7 @@ import type {
 } from "../openapi/operation-contract";
 import { header } from "../openapi/responses";
 import { errorBodySchema } from "../schemas/error-body";
+import { INVALID_TAX_ID_MESSAGE } from "../schemas/party";
 import { codesOf } from "./error-catalog";
 
 // The error answers of the API descriptions, from the error catalog: each
@@ -55,7 +56,7 @@ function validationResponse(issuing: boolean): ResponseObject {
   const examples: Record<string, Example> = {
     validation: errorExample(
       "INVALID_TAX_ID",
-      "Not a valid tax id for tax_country (for ES: a DNI, NIE or NIF with its control character).",
+      INVALID_TAX_ID_MESSAGE,
       "shipper.tax_id",
     ),
   };

@@ -15,13 +15,16 @@ const taxId = identifier(
   `${TAX_ID_FORMATS} Otherwise 422 INVALID_TAX_ID.`,
 );
 
+/** What a tax id that its country's rules refuse is answered (422 INVALID_TAX_ID). */
+export const INVALID_TAX_ID_MESSAGE =
+  "Not a valid tax id for tax_country (for ES: a DNI, NIE or NIF with its control character).";
+
 /** The tax id must be valid for the country that issued it (docs/api.md, Shipper and carrier). */
 const taxIdMatchesCountry = z.refine<{ tax_country: string; tax_id: string }>(
   (party) => isValidTaxId(party.tax_country, party.tax_id),
   {
     path: ["tax_id"],
-    message:
-      "Not a valid tax id for tax_country (for ES: a DNI, NIE or NIF with its control character).",
+    message: INVALID_TAX_ID_MESSAGE,
     params: { code: "INVALID_TAX_ID" },
     when: fieldsAreValid("tax_country", "tax_id"),
   },
