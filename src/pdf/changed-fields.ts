@@ -1,4 +1,11 @@
-import type { DocumentData } from "../schemas/document-request";
+import {
+  type DocumentData,
+  type Shipment,
+  shipmentsOf,
+} from "../schemas/document-request";
+
+// Until the printed fields list shipments: the first one's.
+const first = (data: DocumentData) => shipmentsOf(data)[0] as Shipment;
 
 /**
  * Each data field a document prints, in printed order, with the parts of the
@@ -15,15 +22,15 @@ const PRINTED_FIELDS = {
   "carrier.tax_id": ({ carrier }) => [carrier.tax_id, carrier.tax_country],
   "carrier.address": ({ carrier }) =>
     carrier.address ? addressParts(carrier.address) : [null],
-  "origin.place": (data) => [data.origin.place],
-  "origin.address": (data) => addressParts(data.origin),
-  "destination.place": (data) => [data.destination.place],
-  "destination.address": (data) => addressParts(data.destination),
-  "goods.description": (data) => [data.goods.description],
-  "goods.weight_kg": (data) => [data.goods.weight_kg],
-  "goods.alternative_measure": ({ goods }) => [
-    goods.alternative_measure?.value ?? null,
-    goods.alternative_measure?.unit ?? null,
+  "origin.place": (data) => [first(data).origin.place],
+  "origin.address": (data) => addressParts(first(data).origin),
+  "destination.place": (data) => [first(data).destination.place],
+  "destination.address": (data) => addressParts(first(data).destination),
+  "goods.description": (data) => [first(data).goods.description],
+  "goods.weight_kg": (data) => [first(data).goods.weight_kg],
+  "goods.alternative_measure": (data) => [
+    first(data).goods.alternative_measure?.value ?? null,
+    first(data).goods.alternative_measure?.unit ?? null,
   ],
   "vehicle.registration": ({ vehicle }) => [
     vehicle.registration,

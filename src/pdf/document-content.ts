@@ -2,7 +2,11 @@ import type {
   IssuedDocument,
   RectifiedVersion,
 } from "../domain/documents/render-port";
-import type { DocumentData } from "../schemas/document-request";
+import {
+  type DocumentData,
+  type Shipment,
+  shipmentsOf,
+} from "../schemas/document-request";
 import {
   COLUMN_GAP,
   columnsBlock,
@@ -110,7 +114,9 @@ export function documentContent(
   const messages = wording.printed;
   const write = writer(styles);
   const { data } = document;
-  const { shipper, carrier, origin, destination, goods, vehicle } = data;
+  const { shipper, carrier, vehicle } = data;
+  // Until the document prints a table of shipments: the first one.
+  const { origin, destination, goods } = shipmentsOf(data)[0] as Shipment;
   const authorization = data.special_authorization;
   return [
     identificationBlock(document, wording, styles),
@@ -250,7 +256,9 @@ function identificationBlock(
 
 /** The time of issue on the clocks of the place of loading, with their offset. */
 function timeOfIssue(document: IssuedDocument, messages: Messages): string {
-  const zone = originTimeZone(document.data.origin);
+  const zone = originTimeZone(
+    (shipmentsOf(document.data)[0] as Shipment).origin,
+  );
   const zoneName =
     zone === "Atlantic/Canary" ? messages.canaryTime : messages.peninsularTime;
   return formatLocalTime(document.createdAt, zone, zoneName);

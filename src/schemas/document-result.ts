@@ -1,7 +1,10 @@
 import * as z from "zod";
 import { component } from "./component";
 import { documentLocaleSchema } from "./document-locale";
-import { documentRequestSchema } from "./document-request";
+import {
+  groupedShipmentsDataSchema,
+  singleShipmentDataSchema,
+} from "./document-request";
 
 // The responses' shapes (docs/api.md, Document result, List, Reading and status), for the OpenAPI document. The
 // transport data is described by the request schema itself: the normalized
@@ -23,9 +26,9 @@ const documentUuid = component(
 /** The accepted request, normalized: the `data` of a result. */
 const documentDataSchema = component(
   "DocumentData",
-  documentRequestSchema.omit({ metadata: true }).meta({
+  z.xor([singleShipmentDataSchema, groupedShipmentsDataSchema]).meta({
     description:
-      "The accepted request, normalized: upper-cased codes, normalized tax ids and plates, weight as a string, null for omitted optional fields.",
+      "The accepted request, normalized: upper-cased codes, normalized tax ids and plates, weight as a string, null for omitted optional fields. One shipment (`origin`, `destination`, `goods`) or a grouped document (`shipments`, with no `shipments` key on a single one).",
   }),
 );
 

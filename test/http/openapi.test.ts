@@ -193,7 +193,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("states the lengths and patterns that the custom checks enforce", () => {
-    const request = document.components.schemas.DocumentRequest as {
+    const request = document.components.schemas.SingleShipmentRequest as {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(request.properties.observations).toMatchObject({
