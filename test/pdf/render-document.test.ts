@@ -281,6 +281,17 @@ describe("a control document", () => {
     expect(language.decodeText()).toBe("ca-ES-valencia");
   });
 
+  it("says DEMO in a demo's title, its language unchanged", async () => {
+    const pdf = await renderDocumentPdf(
+      input({ locale: "ca-valencia", demo: true }),
+    );
+    const loaded = await PDFDocument.load(pdf.bytes, { updateMetadata: false });
+
+    expect(loaded.getTitle()).toBe(`DEMO — Document de control ${ISSUE.uuid}`);
+    const language = loaded.catalog.lookup(PDFName.of("Lang"), PDFString);
+    expect(language.decodeText()).toBe("ca-ES-valencia");
+  });
+
   it("prints a dash for what was not given, and the alternative measure", async () => {
     const pdf = await renderDocumentPdf(
       input({ data: MINIMAL_DOCUMENT, locale: "en" }),
