@@ -111,6 +111,22 @@ describe("a document that needs a fallback font", () => {
     expect(pdf).toContain("/DecaLastResort");
   });
 
+  it("is issued with emoji sequences and numbers in right-to-left text, shaped inside the Worker", async () => {
+    const { key } = await createCredential();
+    const api = documentsApi(callWithClock(fixedClock(NOW)), key);
+    const body = fullRequest();
+    body.observations = "👍🏽 🇪🇸 👨‍👩‍👧 1️⃣ مرحبا 123 שלום 2026";
+    const response = await api.create(body);
+
+    expect(response.status).toBe(201);
+    const { uuid } = (await response.json()) as { uuid: string };
+    const pdf = new TextDecoder("latin1").decode(
+      await (await api.pdf(uuid)).arrayBuffer(),
+    );
+    expect(pdf).toContain("/NotoEmoji-Regular");
+    expect(pdf).toContain("/NotoSansArabic-Regular");
+  });
+
   it("fetches each font once for documents issued at the same time", async () => {
     const { key } = await createCredential();
     const { bucket, reads } = countingFonts();
