@@ -20,23 +20,36 @@ export interface Piece<U> {
   units: U[];
   /** Its embedding level: 0 left to right; odd right to left; a number in right-to-left text 2. */
   level: number;
+  /** The place of its first unit in the line's logical order. */
+  first: number;
 }
 
 // Built on first use: most lines need no bidi (fontRuns' fast path).
 let bidi: ReturnType<typeof bidiFactory> | undefined;
 
-/** The embedding level of each unit, by the level of its first character. */
-function unitLevels(units: readonly { text: string }[]): number[] {
+/**
+ * The embedding level of each unit, by the level of its first character,
+ * and the mirrored form of a one-character unit at a right-to-left level
+ * (UAX #9, L4: `(` prints as `)`).
+ */
+function resolve(units: readonly { text: string }[]): {
+  levels: number[];
+  mirrored: (string | undefined)[];
+} {
   bidi ??= bidiFactory();
   const text = units.map((unit) => unit.text).join("");
   // A left-to-right document: each line's base direction is left to right.
-  const { levels } = bidi.getEmbeddingLevels(text, "ltr");
+  const resolved = bidi.getEmbeddingLevels(text, "ltr");
+  const mirrors = bidi.getMirroredCharactersMap(text, resolved.levels);
+  const levels: number[] = [];
+  const mirrored: (string | undefined)[] = [];
   let offset = 0;
-  return units.map((unit) => {
-    const level = levels[offset] ?? 0;
+  for (const unit of units) {
+    levels.push(resolved.levels[offset] ?? 0);
+    mirrored.push(unit.text.length === 1 ? mirrors.get(offset) : undefined);
     offset += unit.text.length;
-    return level;
-  });
+  }
+  return { levels, mirrored };
 }
 
 /**
@@ -71,14 +84,18 @@ function visualOrder(levels: readonly number[]): number[] {
  * A line's units as pieces of one font and level each, in the order they
  * print from left to right, as the Unicode Bidirectional Algorithm orders
  * them (bidi-js): a number after Arabic or Hebrew words lands on their left.
+ * `mirror` gives the unit that prints a mirrored character in its place.
  */
 export function visualPieces<U extends Unit<unknown>>(
   units: readonly U[],
+  mirror: (unit: U, character: string) => U,
 ): Piece<U>[] {
-  const levels = unitLevels(units);
+  const { levels, mirrored } = resolve(units);
   const pieces: Piece<U>[] = [];
   for (const index of visualOrder(levels)) {
-    const unit = units[index] as U;
+    const character = mirrored[index];
+    const original = units[index] as U;
+    const unit = character ? mirror(original, character) : original;
     const level = levels[index] ?? 0;
     const last = pieces.at(-1);
     const previous = last?.units.at(-1);
@@ -91,8 +108,9 @@ export function visualPieces<U extends Unit<unknown>>(
       unit.actualText === undefined
     ) {
       last.units.push(unit);
+      last.first = Math.min(last.first, index);
     } else {
-      pieces.push({ units: [unit], level });
+      pieces.push({ units: [unit], level, first: index });
     }
   }
   return pieces;

@@ -129,13 +129,17 @@ function runOf(
  */
 export function fontRuns(text: string, fonts: StyleFonts): FontRun[] {
   if (allInBase(text)) return [{ font: fonts.font, text, logical: 0 }];
-  const units = unitsOf(text, fonts);
-  const order = new Map(units.map((unit, index) => [unit, index]));
-  return visualPieces(units).map((piece) => ({
+  return visualPieces(unitsOf(text, fonts), mirrored).map((piece) => ({
     ...runOf(piece, fonts),
-    logical: Math.min(...piece.units.map((unit) => order.get(unit) ?? 0)),
+    logical: piece.first,
   }));
 }
+
+/** A bracket in right-to-left text as its mirror, read back as typed; as typed when its font lacks the mirror. */
+const mirrored = (unit: Unit, character: string): Unit =>
+  choiceOf(character) === unit.font
+    ? { text: character, font: unit.font, actualText: unit.text }
+    : unit;
 
 function pdfFont(choice: FontChoice, fonts: StyleFonts): PDFFont {
   if (choice === "base") return fonts.font;

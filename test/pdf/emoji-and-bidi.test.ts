@@ -130,4 +130,18 @@ describe("numbers in right-to-left text", () => {
       expect((await lineText(text)).replace(/\s+/g, " ")).toBe(text);
     },
   );
+
+  it("mirrors brackets in right-to-left text, extracted as typed", async () => {
+    const text = "שלום (חברה)";
+    const line = await lineImage(text);
+    const opening = await lineImage("(");
+    // Right to left, the closing bracket comes first: it prints as `(`.
+    expect(differingPixels(line, opening, inkedColumns(opening))).toBeLessThan(
+      5,
+    );
+    // MuPDF sets the brackets apart with spaces of its own.
+    expect((await lineText(text)).replace(/\s+/g, "")).toBe(
+      text.replace(/\s+/g, ""),
+    );
+  });
 });
