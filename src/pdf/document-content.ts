@@ -18,7 +18,12 @@ import {
 import { changedFields, changesVehicle } from "./changed-fields";
 import { changeList } from "./field-names";
 import { printable } from "./fonts";
-import { formatLocalTime, formatMeasure, formatWeight } from "./format";
+import {
+  formatDate,
+  formatLocalTime,
+  formatMeasure,
+  formatWeight,
+} from "./format";
 import type { DocumentWording, Messages } from "./i18n";
 import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
 import { originTimeZone } from "./origin-time-zone";
@@ -216,7 +221,7 @@ function identificationBlock(
   const reference = write.field(messages.reference, data.reference, half, 0);
   const transportDate = write.field(
     messages.transportDate,
-    data.transport_date,
+    formatDate(data.transport_date),
     half,
     0,
   );

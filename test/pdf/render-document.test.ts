@@ -67,7 +67,8 @@ function printedItems(data: DocumentData): string[] {
     city: string;
   }) => [address.street, `${address.postal_code} ${address.city}`];
   return [
-    data.transport_date,
+    // Day, month, year, as a Spanish reader writes a date.
+    data.transport_date.split("-").reverse().join("/"),
     data.reference,
     shipper.name,
     `${shipper.tax_id} (${shipper.tax_country})`,
@@ -120,8 +121,9 @@ describe("the control document in every locale", () => {
       }
       expect(text).toContain("12.345,679 kg");
       expect(text).toContain(ISSUE.uuid);
+      expect(text).not.toContain(FULL_DOCUMENT.transport_date);
       expect(text).toContain(
-        `2026-11-21 13:00 (UTC+01:00, ${printed.peninsularTime})`,
+        `21/11/2026 13:00 (UTC+01:00, ${printed.peninsularTime})`,
       );
       for (const key of ALWAYS_PRINTED) {
         expect(text).toContain(squeezeSpaces(own[key]));
@@ -158,7 +160,7 @@ describe("the languages of a document", () => {
       `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Page / Página 1/1`,
     );
     expect(english).toContain(
-      "2026-11-21 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",
+      "21/11/2026 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",
     );
     const galician = await textOf(
       (await renderDocumentPdf(input({ locale: "gl" }))).bytes,
@@ -177,12 +179,12 @@ describe("the time of issue", () => {
     const spanish = await textOf(
       (await renderDocumentPdf(input({ data: canary }))).bytes,
     );
-    expect(spanish).toContain("2026-11-21 12:00 (UTC+00:00, hora canaria)");
+    expect(spanish).toContain("21/11/2026 12:00 (UTC+00:00, hora canaria)");
     const english = await textOf(
       (await renderDocumentPdf(input({ data: canary, locale: "en" }))).bytes,
     );
     expect(english).toContain(
-      "2026-11-21 12:00 (UTC+00:00, Canary Islands time / hora canaria)",
+      "21/11/2026 12:00 (UTC+00:00, Canary Islands time / hora canaria)",
     );
   });
 });
@@ -275,6 +277,17 @@ describe("a control document", () => {
     expect(loaded.getProducer()).toMatch(/DeCA/);
     expect(loaded.getCreationDate()?.getTime()).toBe(ISSUE.createdAt);
     expect(loaded.getModificationDate()?.getTime()).toBe(ISSUE.createdAt);
+    const language = loaded.catalog.lookup(PDFName.of("Lang"), PDFString);
+    expect(language.decodeText()).toBe("ca-ES-valencia");
+  });
+
+  it("says DEMO in a demo's title, its language unchanged", async () => {
+    const pdf = await renderDocumentPdf(
+      input({ locale: "ca-valencia", demo: true }),
+    );
+    const loaded = await PDFDocument.load(pdf.bytes, { updateMetadata: false });
+
+    expect(loaded.getTitle()).toBe(`DEMO — Document de control ${ISSUE.uuid}`);
     const language = loaded.catalog.lookup(PDFName.of("Lang"), PDFString);
     expect(language.decodeText()).toBe("ca-ES-valencia");
   });
