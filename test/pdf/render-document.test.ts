@@ -89,8 +89,9 @@ function printedItems(data: DocumentData): string[] {
 }
 
 /**
- * Labels that every document from the peninsula prints (the others belong to
- * demos, corrections, the Canary Islands or the other quantity).
+ * Labels that every single-shipment document from the peninsula prints (the
+ * others belong to demos, corrections, the Canary Islands, the other
+ * quantity or grouped documents).
  */
 const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
   (key): key is MessageKey =>
@@ -100,8 +101,18 @@ const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
       "changeOfVehicle",
       "changes",
       "noChanges",
+      "shipment",
+      "shipmentAdded",
+      "shipmentRemoved",
+      "becameGrouped",
+      "becameSingle",
       "canaryTime",
       "alternativeMeasure",
+      "shipments",
+      "shipmentsContinued",
+      "shipmentNumber",
+      "weightOrMeasure",
+      "totalWeight",
     ].includes(key),
 );
 
