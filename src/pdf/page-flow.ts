@@ -36,18 +36,21 @@ const splits = (block: Block, area: ContentArea): boolean =>
   block.split !== undefined && block.height > roomOnFreshPage(block, area);
 
 /**
- * Height of a block and of every block kept with it; a block that splits
- * counts for nothing, since it starts wherever there is room.
+ * Height of a block and of the blocks kept with it, as many of them as a
+ * page holds; a block that splits counts for nothing, since it starts
+ * wherever there is room.
  */
 function keptHeight(
   blocks: readonly Block[],
   start: number,
   area: ContentArea,
 ): number {
+  const page = roomOnFreshPage(blocks[start] as Block, area);
   let height = 0;
   for (let i = start; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    if (splits(block, area)) break;
+    if (splits(block, area) || (i > start && height + block.height > page))
+      break;
     height += block.height;
     if (!block.keepWithNext) break;
   }

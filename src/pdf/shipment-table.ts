@@ -6,40 +6,47 @@ import type { PrintedData, PrintedShipment } from "./printed-fields";
 import { COLORS, CONTENT_WIDTH, PAGE, type TextStyles } from "./styles";
 
 // The shipments of a grouped document as a numbered table (docs/pdf.md,
-// Grouped documents): one row a shipment, its origin and destination with
-// their places in bold, its goods with the weight or measure under them.
+// Grouped documents). A row has two bands: the number, the origin and the
+// destination, then under them the goods and their weight or measure. Each
+// band fits on a page even with the longest texts, and a row breaks only
+// between them, so that every text reads whole on one page.
 
 const CELL_GAP = 8;
 const ROW_PADDING = 4;
 const HEADING_GAP = 4;
-/** The fewest lines of a row that a page ends or starts with. */
+/** The fewest lines a page ends or starts with when a band taller than a page splits. */
 const MINIMUM_LINES = 2;
-const NUMBER_WIDTH = 22;
-const LOCATION_WIDTH = 128;
-const GOODS_WIDTH =
-  CONTENT_WIDTH - NUMBER_WIDTH - 2 * LOCATION_WIDTH - 3 * CELL_GAP;
+const NUMBER_WIDTH = 32;
+const QUANTITY_WIDTH = 100;
 
 interface Column {
   x: number;
   width: number;
 }
 
-/** Number, origin, destination, goods: left to right, and in reading order. */
-const COLUMNS: readonly Column[] = [
-  NUMBER_WIDTH,
-  LOCATION_WIDTH,
-  LOCATION_WIDTH,
-  GOODS_WIDTH,
-].map((width, index, widths) => ({
-  x: PAGE.margin + widths.slice(0, index).reduce((x, w) => x + w + CELL_GAP, 0),
-  width,
-}));
+const columns = (x: number, widths: readonly number[]): Column[] =>
+  widths.map((width, index) => ({
+    x: x + widths.slice(0, index).reduce((sum, w) => sum + w + CELL_GAP, 0),
+    width,
+  }));
+
+const INNER_X = PAGE.margin + NUMBER_WIDTH + CELL_GAP;
+const INNER_WIDTH = CONTENT_WIDTH - NUMBER_WIDTH - CELL_GAP;
+const HALF = (INNER_WIDTH - CELL_GAP) / 2;
+/** Number, origin, destination. */
+const PLACES = columns(PAGE.margin, [NUMBER_WIDTH, HALF, HALF]);
+/** Under origin and destination: the goods, their weight or measure. */
+const GOODS = columns(INNER_X, [
+  INNER_WIDTH - CELL_GAP - QUANTITY_WIDTH,
+  QUANTITY_WIDTH,
+]);
 
 /** Cells of lines side by side, each in its column, `padding` above and below. */
 function cellsBlock(
+  band: readonly Column[],
   cells: readonly (readonly Line[])[],
   padding: number,
-  ruleAbove: boolean,
+  ruleAbove = false,
 ): Block {
   return {
     height: 2 * padding + Math.max(...cells.map(heightOf)),
@@ -53,7 +60,7 @@ function cellsBlock(
         });
       }
       cells.forEach((cell, index) => {
-        drawLines(canvas, cell, COLUMNS[index] as Column, top - padding);
+        drawLines(canvas, cell, band[index] as Column, top - padding);
       });
     },
   };
@@ -72,33 +79,24 @@ function linesWithin(lines: readonly Line[], height: number): number {
 }
 
 /**
- * A shipment's row. A row taller than a page (the longest texts) splits
- * between lines, at least two lines of it on a page; its rest carries no
- * rule above it, so that it reads as the same row.
+ * The goods band of a row. Taller than a page (the longest description in
+ * wide characters), it splits between lines.
  */
-function rowBlock(
-  cells: readonly (readonly Line[])[],
-  head: Block,
-  first = true,
-): Block {
+function goodsBand(cells: readonly (readonly Line[])[], head: Block): Block {
   return {
-    ...cellsBlock(cells, ROW_PADDING, first),
+    ...cellsBlock(GOODS, cells, 0),
     runningHead: head,
     split(height) {
-      const counts = cells.map((cell) =>
-        linesWithin(cell, height - 2 * ROW_PADDING),
-      );
+      const counts = cells.map((cell) => linesWithin(cell, height));
       if (Math.max(...counts) < MINIMUM_LINES) return null;
       return [
-        rowBlock(
+        goodsBand(
           cells.map((cell, index) => cell.slice(0, counts[index])),
           head,
-          first,
         ),
-        rowBlock(
+        goodsBand(
           cells.map((cell, index) => cell.slice(counts[index])),
           head,
-          false,
         ),
       ];
     },
@@ -112,85 +110,117 @@ export function shipmentTable(
   styles: TextStyles,
   heading: (title: string) => Line[],
 ): Block[] {
-  const wrap = (text: string, style: keyof TextStyles, column: number) =>
-    wrappedLines(text, styles[style], (COLUMNS[column] as Column).width);
-  const columnTitles = cellsBlock(
-    [
-      wrap(messages.shipmentNumber, "label", 0),
-      wrap(messages.origin, "label", 1),
-      wrap(messages.destination, "label", 2),
+  const wrap = (text: string, style: keyof TextStyles, column: Column) =>
+    wrappedLines(text, styles[style], column.width);
+  const [numberColumn, origin, destination] = PLACES as [
+    Column,
+    Column,
+    Column,
+  ];
+  const [goods, quantity] = GOODS as [Column, Column];
+  const titles = [
+    cellsBlock(
+      PLACES,
       [
-        ...wrap(messages.description, "label", 3),
-        ...wrap(messages.weightOrMeasure, "label", 3),
+        wrap(messages.shipmentNumber, "label", numberColumn),
+        wrap(messages.origin, "label", origin),
+        wrap(messages.destination, "label", destination),
       ],
-    ],
-    HEADING_GAP,
-    false,
-  );
+      HEADING_GAP / 2,
+    ),
+    cellsBlock(
+      GOODS,
+      [
+        wrap(messages.description, "label", goods),
+        wrap(messages.weightOrMeasure, "label", quantity),
+      ],
+      HEADING_GAP / 2,
+    ),
+  ];
   const titled = (title: string): Block => {
     const lines = heading(title);
+    const [places, goodsTitles] = titles as [Block, Block];
     return {
-      height: heightOf(lines) + columnTitles.height,
+      height: heightOf(lines) + places.height + goodsTitles.height,
       keepWithNext: true,
       draw(canvas, top) {
-        drawLines(canvas, lines, COLUMNS[0] as Column, top);
-        columnTitles.draw(canvas, top - heightOf(lines));
+        drawLines(canvas, lines, { x: PAGE.margin, width: CONTENT_WIDTH }, top);
+        places.draw(canvas, top - heightOf(lines));
+        goodsTitles.draw(canvas, top - heightOf(lines) - places.height);
       },
     };
   };
   const runningHead = titled(messages.shipmentsContinued);
-  const value = (text: string, column: number) =>
-    wrap(printable(text), "value", column);
-  const place = (
-    text: string | null,
+  // The address on as few lines as the column allows.
+  const location = (
+    place: string | null,
     address: string | null,
-    column: number,
+    column: Column,
   ) => [
-    ...wrap(printable(text ?? ""), "emphasis", column),
-    ...value(address ?? "", column),
+    ...wrap(printable(place ?? ""), "emphasis", column),
+    ...wrap(printable((address ?? "").replaceAll("\n", ", ")), "value", column),
   ];
-  const quantity = (shipment: PrintedShipment) =>
-    shipment["goods.weight_kg"] ?? shipment["goods.alternative_measure"] ?? "—";
-  const rows = printed.shipments.map((shipment, index) =>
-    rowBlock(
-      [
-        wrap(String(index + 1), "emphasis", 0),
-        place(shipment["origin.place"], shipment["origin.address"], 1),
-        place(
-          shipment["destination.place"],
-          shipment["destination.address"],
-          2,
-        ),
+  const rows = printed.shipments.flatMap((shipment, index): Block[] => [
+    {
+      ...cellsBlock(
+        PLACES,
         [
-          ...value(shipment["goods.description"] ?? "", 3),
-          ...wrap(printable(quantity(shipment)), "emphasis", 3).map(
-            (line, lineIndex) =>
-              lineIndex === 0 ? { ...line, spaceBefore: 2 } : line,
+          wrap(String(index + 1), "emphasis", numberColumn),
+          location(
+            shipment["origin.place"],
+            shipment["origin.address"],
+            origin,
+          ),
+          location(
+            shipment["destination.place"],
+            shipment["destination.address"],
+            destination,
           ),
         ],
+        ROW_PADDING,
+        true,
+      ),
+      keepWithNext: true,
+      runningHead,
+    },
+    goodsBand(
+      [
+        wrap(printable(shipment["goods.description"] ?? ""), "value", goods),
+        wrap(printable(quantityOf(shipment)), "emphasis", quantity),
       ],
       runningHead,
     ),
-  );
+  ]);
   return [
     titled(messages.shipments),
     ...rows,
     ...(printed.totalWeight
-      ? [totalBlock(printed.totalWeight, messages, styles)]
+      ? [{ ...totalBlock(printed.totalWeight, messages, styles), runningHead }]
       : []),
   ];
 }
 
-/** The total weight, under the goods column, a rule above it closing the table. */
+/** The weight, or the other measure when the goods have none. */
+const quantityOf = (shipment: PrintedShipment): string =>
+  shipment["goods.weight_kg"] ?? shipment["goods.alternative_measure"] ?? "—";
+
+/** The total weight, under the weights, a rule above it closing the table. */
 function totalBlock(
   total: string,
   messages: Messages,
   styles: TextStyles,
 ): Block {
-  const goods = COLUMNS[3] as Column;
-  const lines = [
-    ...wrappedLines(messages.totalWeight, styles.label, goods.width),
-    ...wrappedLines(total, styles.emphasis, goods.width),
-  ];
-  return cellsBlock([[], [], [], lines], ROW_PADDING, true);
+  const column = GOODS[1] as Column;
+  return cellsBlock(
+    GOODS,
+    [
+      [],
+      [
+        ...wrappedLines(messages.totalWeight, styles.label, column.width),
+        ...wrappedLines(total, styles.emphasis, column.width),
+      ],
+    ],
+    ROW_PADDING,
+    true,
+  );
 }
