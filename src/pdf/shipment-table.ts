@@ -13,7 +13,8 @@ import { COLORS, CONTENT_WIDTH, PAGE, type TextStyles } from "./styles";
 
 const CELL_GAP = 8;
 const ROW_PADDING = 4;
-const HEADING_GAP = 4;
+/** Above and below each line of column titles. */
+const TITLE_PADDING = 2;
 /** The fewest lines a page ends or starts with when a band taller than a page splits. */
 const MINIMUM_LINES = 2;
 const NUMBER_WIDTH = 32;
@@ -126,7 +127,7 @@ export function shipmentTable(
         wrap(messages.origin, "label", origin),
         wrap(messages.destination, "label", destination),
       ],
-      HEADING_GAP / 2,
+      TITLE_PADDING,
     ),
     cellsBlock(
       GOODS,
@@ -134,7 +135,7 @@ export function shipmentTable(
         wrap(messages.description, "label", goods),
         wrap(messages.weightOrMeasure, "label", quantity),
       ],
-      HEADING_GAP / 2,
+      TITLE_PADDING,
     ),
   ];
   const titled = (title: string): Block => {
