@@ -12,11 +12,13 @@ import type { DocumentData } from "../../src/schemas/document-request";
 import { pageTexts, squeezeSpaces } from "./pdf-tools";
 
 /**
- * The text of a Spanish PDF without its labels, its frame, the identity of
- * the version and the values of the table of printed fields: what it
- * prints of its data outside that table.
+ * The values of the table of printed fields that a Spanish PDF lacks, and
+ * its text without its labels, its frame, the identity of the version and
+ * those values: what it prints of its data outside that table.
  */
-async function printedOutsideTheTable(data: DocumentData): Promise<string> {
+async function printedOutsideTheTable(
+  data: DocumentData,
+): Promise<{ missing: string[]; outside: string }> {
   const pdf = await renderDocumentPdf({
     data,
     ...ISSUE,
@@ -28,12 +30,12 @@ async function printedOutsideTheTable(data: DocumentData): Promise<string> {
     ...Object.values(printed.fields),
     ...printed.shipments.flatMap((shipment) => Object.values(shipment)),
     printed.totalWeight,
-  ].flatMap((value) =>
-    // The table of shipments prints an address on one line.
-    value === null ? [] : [value, value.replaceAll("\n", ", ")],
-  );
+  ].filter((value) => value !== null);
+  // The table of shipments prints an address on one line.
+  const oneLine = (value: string) => value.replaceAll("\n", ", ");
   const known = [
     ...values,
+    ...values.map(oneLine),
     ...Object.values(CATALOGS.es),
     `${CATALOGS.es.documentId}: ${ISSUE.uuid}`,
     data.reference ?? "—",
@@ -47,19 +49,27 @@ async function printedOutsideTheTable(data: DocumentData): Promise<string> {
     // Longest first, so that no part of a longer text is taken for a shorter one.
     .sort((a, b) => b.length - a.length);
   const text = squeezeSpaces((await pageTexts(pdf.bytes)).join(" "));
-  return squeezeSpaces(
+  const missing = values.filter(
+    (value) =>
+      !text.includes(squeezeSpaces(value)) &&
+      !text.includes(squeezeSpaces(oneLine(value))),
+  );
+  const outside = squeezeSpaces(
     known.reduce((rest, part) => rest.split(part).join(" "), text),
   );
+  return { missing, outside };
 }
 
 describe("the table of printed fields", () => {
   // A field printed outside the table would be left out of the change list.
-  it("holds everything a document prints of its data but the reference", async () => {
-    expect(await printedOutsideTheTable(FULL_DOCUMENT)).toBe("");
-    expect(await printedOutsideTheTable(MINIMAL_DOCUMENT)).toBe("");
+  it("holds everything a document prints of its data but the reference, and prints all it holds", async () => {
+    const empty = { missing: [], outside: "" };
+    expect(await printedOutsideTheTable(FULL_DOCUMENT)).toEqual(empty);
+    expect(await printedOutsideTheTable(MINIMAL_DOCUMENT)).toEqual(empty);
     // The shipments' numbers, which the table of shipments adds.
-    expect(await printedOutsideTheTable(groupedDocument(12))).toBe(
-      "1 2 3 4 5 6 7 8 9 10 11 12",
-    );
+    expect(await printedOutsideTheTable(groupedDocument(12))).toEqual({
+      missing: [],
+      outside: "1 2 3 4 5 6 7 8 9 10 11 12",
+    });
   });
 });
