@@ -28,11 +28,12 @@ function shipmentChanges(before: PrintedData, after: PrintedData): Change[] {
     before.grouped === after.grouped
       ? []
       : [{ kind: after.grouped ? "became grouped" : "became single" }];
-  const count = Math.max(before.shipments.length, after.shipments.length);
-  for (let index = 0; index < count; index++) {
+  const { shipments: olds } = before.compared;
+  const { shipments: nows } = after.compared;
+  for (let index = 0; index < Math.max(olds.length, nows.length); index++) {
     const shipment = index + 1;
-    const old = before.shipments[index];
-    const now = after.shipments[index];
+    const old = olds[index];
+    const now = nows[index];
     if (!old) changes.push({ kind: "shipment added", shipment });
     else if (!now) changes.push({ kind: "shipment removed", shipment });
     else changes.push(...fieldsOf(old, now, numbered ? shipment : null));
@@ -50,9 +51,9 @@ const fieldsOf = (
   );
 
 /**
- * What differs between what a version prints and what its correction
- * prints, in the correction's printed order. Both print normalized data, so
- * a plate written with other spaces or case is no change.
+ * The printed fields whose normalized values differ between a version and
+ * its correction, in the correction's printed order: a plate written with
+ * other spaces or case is no change.
  */
 export const changedFields = (
   before: PrintedData,
@@ -62,7 +63,10 @@ export const changedFields = (
     part === "shipments"
       ? shipmentChanges(before, after)
       : PART_FIELDS[part]
-          .filter((field) => before.fields[field] !== after.fields[field])
+          .filter(
+            (field) =>
+              before.compared.fields[field] !== after.compared.fields[field],
+          )
           .map((field) => ({ kind: "field", field })),
   );
 

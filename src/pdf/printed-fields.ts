@@ -9,12 +9,15 @@ import type { MessageKey } from "./i18n";
 /**
  * A data field as the PDF prints it: the label printed above its value, the
  * section it belongs to where the label alone ("Name", "Place") does not
- * say whose it is, and its printed text (null when not given).
+ * say whose it is, and its printed text (null when not given). A correction
+ * compares the printed text of normalized data, or `compare` where the
+ * text rounds the value.
  */
 interface PrintedField<Source> {
   label: MessageKey;
   section?: MessageKey;
   print: (source: Source) => string | null;
+  compare?: (source: Source) => string | null;
 }
 
 /** An address or a transport location; a location may lack street and postal code. */
@@ -107,6 +110,8 @@ export const SHIPMENT_FIELDS = {
   "goods.weight_kg": {
     label: "weight",
     print: ({ goods }) => goods.weight_kg && formatWeight(goods.weight_kg),
+    // Printed to 3 decimals: a change in the 4th is a change all the same.
+    compare: ({ goods }) => goods.weight_kg,
   },
   "goods.alternative_measure": {
     label: "alternativeMeasure",
@@ -201,6 +206,11 @@ export type PrintedShipment = Readonly<Record<ShipmentField, string | null>>;
 export interface PrintedData {
   fields: Readonly<Record<DocumentField, string | null>>;
   shipments: readonly PrintedShipment[];
+  /** The same fields as a correction compares them. */
+  compared: {
+    fields: Readonly<Record<DocumentField, string | null>>;
+    shipments: readonly PrintedShipment[];
+  };
   /** Whether the data is a grouped document's, printed as a table of shipments. */
   grouped: boolean;
   /**
@@ -210,14 +220,16 @@ export interface PrintedData {
   totalWeight: string | null;
 }
 
+/** Each field of `table` printed, or as compared. */
 const printAll = <Source, Key extends string>(
   table: Readonly<Record<Key, PrintedField<Source>>>,
   source: Source,
+  compared = false,
 ): Record<Key, string | null> =>
   Object.fromEntries(
     Object.entries<PrintedField<Source>>(table).map(([key, field]) => [
       key,
-      field.print(source),
+      ((compared && field.compare) || field.print)(source),
     ]),
   ) as Record<Key, string | null>;
 
@@ -248,6 +260,12 @@ export function printedData(data: DocumentData): PrintedData {
   return {
     fields: printAll(DOCUMENT_FIELDS, data),
     shipments: shipments.map((shipment) => printAll(SHIPMENT_FIELDS, shipment)),
+    compared: {
+      fields: printAll(DOCUMENT_FIELDS, data, true),
+      shipments: shipments.map((shipment) =>
+        printAll(SHIPMENT_FIELDS, shipment, true),
+      ),
+    },
     grouped: "shipments" in data,
     totalWeight: totalWeight(shipments),
   };

@@ -67,6 +67,14 @@ describe("the fields a correction changes", () => {
     ).toEqual([]);
   });
 
+  it("count a weight changed beyond the 3 decimals it prints", () => {
+    expect(
+      changesMadeBy((body) => {
+        body.goods.weight_kg = "12345.6781";
+      }),
+    ).toEqual(["goods.weight_kg"]);
+  });
+
   it("are listed in printed order, a plate as a change of vehicle", () => {
     const fields = changesMadeBy((body) => {
       body.observations = "Otra observación";
