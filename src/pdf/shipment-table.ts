@@ -192,12 +192,14 @@ export function shipmentTable(
       runningHead,
     ),
   ]);
+  if (!printed.totalWeight) return [titled(messages.shipments), ...rows];
+  // The total goes to the next page with the last row rather than alone.
+  const last = rows.pop() as Block;
   return [
     titled(messages.shipments),
     ...rows,
-    ...(printed.totalWeight
-      ? [{ ...totalBlock(printed.totalWeight, messages, styles), runningHead }]
-      : []),
+    { ...last, keepWithNext: true },
+    { ...totalBlock(printed.totalWeight, messages, styles), runningHead },
   ];
 }
 

@@ -105,6 +105,18 @@ describe("a grouped document", () => {
     expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
   });
 
+  it("keeps the total weight on the page of the last shipment", async () => {
+    // A route whose last row ends its page, the total would go on alone.
+    const pdf = await renderDocumentPdf(
+      input(groupedDocument(40), {
+        locale: "fr",
+        rectifies: { uuid: RECTIFIED_VERSION.uuid, data: groupedDocument(38) },
+      }),
+    );
+    const last = squeezeSpaces((await pageTexts(pdf.bytes)).at(-1) ?? "");
+    expect(last).toContain("S40 goods 40,5 kg Poids total / Peso total 840 kg");
+  });
+
   it("prints no total when a shipment gives another measure than its weight", async () => {
     const data = groupedDocument(3);
     const [, second, third] = shipmentsIn(data);
