@@ -8,6 +8,7 @@ import { type PdfDrawing, STREAM_DRAWING } from "./drawing";
 import { documentWording, LANGUAGE_TAGS } from "./i18n";
 import { paginate } from "./page-flow";
 import { contentArea, DEMO_MARK, drawPageFrame, pageFrame } from "./page-frame";
+import { printedDocument } from "./printed-document";
 import { PAGE, textStyles } from "./styles";
 
 const PRODUCER = "DeCA service (pdf-lib)";
@@ -39,7 +40,7 @@ export async function drawDocumentPdf(
   });
 
   const pages = paginate(
-    documentContent(input, wording, styles),
+    documentContent(printedDocument(input, wording.printed), wording, styles),
     contentArea(frame),
   );
   pages.forEach((blocks, index) => {
