@@ -26,7 +26,7 @@ const shipmentFields = {
 /** How many shipments a grouped document lists (docs/api.md, Grouped shipments). */
 export const GROUPED_SHIPMENTS = { min: 2, max: 100 } as const;
 
-export const shipmentSchema = component(
+const shipmentSchema = component(
   "Shipment",
   z.strictObject(shipmentFields).meta({
     description:
@@ -182,8 +182,7 @@ export const documentRequestSchema = component(
         (shipments ? { ...body, shipments } : body) as DocumentRequest,
     )
     .meta({
-      description:
-        "One shipment (`origin`, `destination`, `goods`) or a grouped document (`shipments`, 2 to 100 with the same shipper and carrier), never both (422 EXACTLY_ONE_REQUIRED on `shipments`; `shipments: null` counts as not sent).",
+      description: `One shipment (\`origin\`, \`destination\`, \`goods\`) or a grouped document (\`shipments\`, ${GROUPED_SHIPMENTS.min} to ${GROUPED_SHIPMENTS.max} with the same shipper and carrier), never both (422 EXACTLY_ONE_REQUIRED on \`shipments\`; \`shipments: null\` counts as not sent).`,
       ...documentedAs(
         singleShipmentRequestSchema,
         groupedShipmentsRequestSchema,

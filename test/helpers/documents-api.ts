@@ -19,6 +19,9 @@ export function documentsApi(request: Call, key: string) {
   return {
     create: (body: unknown) =>
       request("/api/v1/documents", jsonRequest("POST", key, body)),
+    /** The dry run: what a create of `body` would answer, nothing issued. */
+    validate: (body: unknown) =>
+      request("/api/v1/documents/validate", jsonRequest("POST", key, body)),
     get: (address: string) => request(path(address), bearer(key)),
     status: (address: string) =>
       request(`${path(address)}/status`, bearer(key)),

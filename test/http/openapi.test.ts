@@ -32,6 +32,10 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     get: [200, 401, 403, 422, 429, 500, 503],
     post: [200, 201, ...WRITE],
   },
+  // The dry run: a create's checks, no document to find or conflict with.
+  "/api/v1/documents/validate": {
+    post: [200, 400, 401, 403, 413, 415, 422, 429, 500, 503],
+  },
   "/api/v1/documents/{uuid}": {
     get: [200, ...READ],
     put: [200, ...WRITE],
@@ -172,10 +176,10 @@ describe("the OpenAPI document", () => {
     );
     const issuing = operations.filter(
       ({ path, method }) =>
-        (path === "/api/v1/documents" && method === "post") ||
+        (path.startsWith("/api/v1/documents") && method === "post") ||
         (method === "put" && CONTRACT[path]?.put !== undefined),
     );
-    expect(issuing).toHaveLength(3);
+    expect(issuing).toHaveLength(4);
     for (const { responses } of issuing) {
       expect(JSON.stringify(responses["422"])).toContain("DOCUMENT_TOO_LARGE");
     }
@@ -207,10 +211,11 @@ describe("the OpenAPI document", () => {
 
   it("gives request examples that the service accepts", () => {
     const examples = requestExamples("/api/v1/documents", "post");
-    expect(examples).toHaveLength(2);
+    expect(examples).toHaveLength(3);
     for (const example of [
       ...examples,
       ...requestExamples("/api/v1/documents/{uuid}", "put"),
+      ...requestExamples("/api/v1/documents/validate", "post"),
     ]) {
       expect(documentRequestSchema.safeParse(example).success).toBe(true);
     }

@@ -16,7 +16,6 @@ import {
 } from "../../src/pdf/i18n";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
-import type { DocumentData } from "../../src/schemas/document-request";
 import {
   checkPdfStructure,
   decodeQrCode,
@@ -59,7 +58,7 @@ async function watermarkShare(
 }
 
 /** Every data item of a document as the PDF prints it. */
-function printedItems(data: DocumentData): string[] {
+function printedItems(data: typeof FULL_DOCUMENT): string[] {
   const { shipper, carrier, origin, destination, goods, vehicle } = data;
   const addressItems = (address: {
     street: string | null;

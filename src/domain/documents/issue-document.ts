@@ -14,6 +14,7 @@ import {
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, serviceUnavailable } from "../../errors";
 import {
+  type DocumentData,
   type DocumentRequest,
   splitRequest,
 } from "../../schemas/document-request";
@@ -142,6 +143,34 @@ async function renderVersion(
   return pdf;
 }
 
+/**
+ * The PDF a version would have, rendered as its issue renders it: the one
+ * place that applies the 5 MB rule, for an issue and for a dry run.
+ */
+export async function renderNewVersion(
+  services: Services,
+  credential: Credential,
+  data: DocumentData,
+  { uuid, createdAt }: IssuePlan,
+  rectifies?: DocumentRow,
+): Promise<DocumentPdf> {
+  return renderVersion(services, {
+    data,
+    uuid,
+    createdAt,
+    rectifies: rectifies
+      ? { uuid: rectifies.uuid, data: await documentData(services, rectifies) }
+      : null,
+    qrUrl: await qrUrl(services, {
+      uuid,
+      environment: credential.environment,
+      qrKeyVersion: services.qrKeyring.current,
+    }),
+    locale: credential.documentLocale,
+    demo: credential.environment === "demo",
+  });
+}
+
 /** What a version's row records beside its request and its issuer. */
 export interface VersionFacts {
   uuid: string;
@@ -214,24 +243,13 @@ async function issueVersion(
   let put = false;
   let row: DocumentRow;
   try {
-    const pdf = await renderVersion(services, {
+    const pdf = await renderNewVersion(
+      services,
+      credential,
       data,
-      uuid,
-      createdAt,
-      rectifies: rectifies
-        ? {
-            uuid: rectifies.uuid,
-            data: await documentData(services, rectifies),
-          }
-        : null,
-      qrUrl: await qrUrl(services, {
-        uuid,
-        environment: credential.environment,
-        qrKeyVersion: services.qrKeyring.current,
-      }),
-      locale: credential.documentLocale,
-      demo: credential.environment === "demo",
-    });
+      { uuid, createdAt },
+      rectifies,
+    );
     row = versionRow(credential, request, {
       uuid,
       createdAt,
