@@ -177,10 +177,12 @@ export const documentRequestSchema = component(
       metadata: optional(metadataSchema),
     })
     .check(oneShape)
-    .transform(
-      ({ shipments, ...body }) =>
-        (shipments ? { ...body, shipments } : body) as DocumentRequest,
-    )
+    // A grouped body keeps its fields in printed order; a single one loses the key.
+    .transform((body) => {
+      if (body.shipments) return body as DocumentRequest;
+      const { shipments, ...single } = body;
+      return single as DocumentRequest;
+    })
     .meta({
       description: `One shipment (\`origin\`, \`destination\`, \`goods\`) or a grouped document (\`shipments\`, ${GROUPED_SHIPMENTS.min} to ${GROUPED_SHIPMENTS.max} with the same shipper and carrier), never both (422 EXACTLY_ONE_REQUIRED on \`shipments\`; \`shipments: null\` counts as not sent).`,
       ...documentedAs(

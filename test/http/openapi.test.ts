@@ -1,3 +1,4 @@
+import { dereference, type Schema, validate } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { systemClock } from "../../src/clock";
@@ -207,6 +208,51 @@ describe("the OpenAPI document", () => {
     expect(request.properties.shipper).toMatchObject({
       properties: { name: { minLength: 1, maxLength: 255 } },
     });
+  });
+
+  it("shows a generated client both shapes of a document, each with an example of its own", () => {
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const refs = (...ids: string[]) =>
+      ids.map((id) => ({ $ref: `#/components/schemas/${id}` }));
+    expect(schemas.DocumentData?.oneOf).toEqual(
+      refs("SingleShipmentData", "GroupedShipmentsData"),
+    );
+    expect(schemas.DocumentRequest?.oneOf).toEqual(
+      refs("SingleShipmentRequest", "GroupedShipmentsRequest"),
+    );
+    // A copy: the validator marks the schemas it indexes.
+    const copy = structuredClone(document);
+    const lookup = dereference(copy as unknown as Schema);
+    const matches = (value: unknown, id: string) =>
+      validate(
+        value,
+        (copy.components.schemas as Record<string, Schema>)[id] as Schema,
+        "2020-12",
+        lookup,
+        false,
+      ).valid;
+    const answers = operationAt("/api/v1/documents", "post").responses[
+      "201"
+    ] as unknown as {
+      content: {
+        "application/json": {
+          examples: Record<string, { value: { data: unknown } }>;
+        };
+      };
+    };
+    const { document: single, grouped } =
+      answers.content["application/json"].examples;
+    expect(matches(single?.value.data, "SingleShipmentData")).toBe(true);
+    expect(matches(single?.value.data, "GroupedShipmentsData")).toBe(false);
+    expect(matches(grouped?.value.data, "GroupedShipmentsData")).toBe(true);
+    expect(matches(grouped?.value.data, "SingleShipmentData")).toBe(false);
+    const [singleBody, , groupedBody] = requestExamples(
+      "/api/v1/documents",
+      "post",
+    );
+    expect(matches(singleBody, "SingleShipmentRequest")).toBe(true);
+    expect(matches(groupedBody, "GroupedShipmentsRequest")).toBe(true);
+    expect(matches(groupedBody, "SingleShipmentRequest")).toBe(false);
   });
 
   it("gives request examples that the service accepts", () => {
