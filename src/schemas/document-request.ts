@@ -159,10 +159,12 @@ const oneShape = z.superRefine<Record<string, unknown>>(
 /**
  * The body of create and correct (docs/api.md, Document body). Parsing it
  * also normalizes it: the output is the `data` of the result plus
- * `metadata`. A body without `shipments` normalizes to exactly what it did
- * before grouped documents existed, with no `shipments` key: a field added
- * later must likewise be absent, not null, when it is not sent, so that the
- * request hash of every earlier body stays the same (request-hash.ts).
+ * `metadata`. An optional field is stored and hashed (request-hash.ts)
+ * with every document, so one that a body may leave out without meaning
+ * null, as `shipments`, is absent from the output when not sent, never
+ * null: the bodies that do not use it keep their stored form and hash, and
+ * their retries still match (test/http/documents/stored-single-shipment.test.ts).
+ * Any field added to the body follows the same rule.
  */
 export const documentRequestSchema = component(
   "DocumentRequest",
