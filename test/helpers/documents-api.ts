@@ -94,16 +94,23 @@ export async function withIssuedDocument(now: number) {
   return { clock, request, owner, api, document };
 }
 
-/** A minimal demo document, issued with a demo token taken from one IP. */
-export async function issueDemoDocument(
-  request: Call,
-): Promise<DocumentResultBody> {
-  const caller = fromIp(request, "203.0.113.77");
+/** The document routes as a demo token taken from `ip` uses them, from that IP. */
+export async function demoDocumentsApi(request: Call, ip: string) {
+  const caller = fromIp(request, ip);
   const tokenResponse = await caller("/api/v1/demo/tokens", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: "{}",
   });
   const { token } = (await tokenResponse.json()) as { token: string };
-  return documentsApi(caller, token).issue(minimalRequest());
+  return documentsApi(caller, token);
+}
+
+/** A minimal demo document, issued with a demo token taken from one IP. */
+export async function issueDemoDocument(
+  request: Call,
+): Promise<DocumentResultBody> {
+  return (await demoDocumentsApi(request, "203.0.113.77")).issue(
+    minimalRequest(),
+  );
 }

@@ -10,15 +10,13 @@ import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
 import type { RenderPdf } from "../../../src/domain/documents/render-port";
 import { renderDocumentPdf } from "../../../src/pdf/render-document";
 import { createCredential } from "../../helpers/credentials";
-import { documentsApi } from "../../helpers/documents-api";
+import { demoDocumentsApi, documentsApi } from "../../helpers/documents-api";
 import { shards } from "../../helpers/shards";
 import {
   bearer,
-  type Call,
   callWith,
   callWithClock,
   fixedClock,
-  fromIp,
   HEAVY_TEST_MS,
 } from "../../helpers/worker";
 
@@ -65,16 +63,6 @@ async function everything(): Promise<string[]> {
     }),
   );
   return [...rows.flat(), ...keys.flat()].sort();
-}
-
-/** A demo token taken from `ip`. */
-async function demoToken(request: Call, ip: string): Promise<string> {
-  const response = await fromIp(request, ip)("/api/v1/demo/tokens", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: "{}",
-  });
-  return ((await response.json()) as { token: string }).token;
 }
 
 /** The same within 1 %: an issued PDF carries its own uuid, QR link and time. */
@@ -187,10 +175,7 @@ describe("POST /api/v1/documents/validate", () => {
       const api = documentsApi(request, key);
       const issued = await api.issue(fullRequest());
       const ip = "203.0.113.91";
-      const demo = documentsApi(
-        fromIp(request, ip),
-        await demoToken(request, ip),
-      );
+      const demo = await demoDocumentsApi(request, ip);
       const invalid = fullRequest();
       invalid.goods.weight_kg = "heavy";
       const before = await everything();
@@ -222,10 +207,7 @@ describe("POST /api/v1/documents/validate", () => {
     };
     const request = callWith({ clock: fixedClock(NOW), renderPdf: spying });
     const ip = "203.0.113.92";
-    const demo = documentsApi(
-      fromIp(request, ip),
-      await demoToken(request, ip),
-    );
+    const demo = await demoDocumentsApi(request, ip);
     const dryRun = (await (
       await demo.validate(minimalRequest())
     ).json()) as DryRun;
@@ -241,10 +223,7 @@ describe("POST /api/v1/documents/validate", () => {
     const clock = fixedClock(NOW);
     const request = callWithClock(clock);
     const ip = "203.0.113.93";
-    const demo = documentsApi(
-      fromIp(request, ip),
-      await demoToken(request, ip),
-    );
+    const demo = await demoDocumentsApi(request, ip);
     for (let i = 0; i < 5; i++) {
       expect((await demo.validate(minimalRequest())).status).toBe(200);
     }
