@@ -43,7 +43,7 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
-import type { DocumentPdf, DocumentPdfInput } from "./render-port";
+import type { DocumentPdf } from "./render-port";
 import { requestHash } from "./request-hash";
 import { summaryOf } from "./summary";
 
@@ -128,24 +128,10 @@ export function planIssue(
 }
 
 /**
- * The PDF of a version (DOCUMENT_TOO_LARGE over 5 MB), with the fallback
- * fonts its text needs: a font that cannot be had is a 503.
- */
-async function renderVersion(
-  services: Services,
-  input: Omit<DocumentPdfInput, "fallbackFonts">,
-): Promise<DocumentPdf> {
-  const pdf = await services.renderPdf({
-    ...input,
-    fallbackFonts: await fallbackFontsFor(services.fonts, input.data),
-  });
-  if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
-  return pdf;
-}
-
-/**
- * The PDF a version would have, rendered as its issue renders it: the one
- * place that applies the 5 MB rule, for an issue and for a dry run.
+ * The PDF a version would have, rendered as its issue renders it, with the
+ * fallback fonts its text needs (a font that cannot be had is a 503): the
+ * one place that applies the 5 MB rule (DOCUMENT_TOO_LARGE), for an issue
+ * and for a dry run.
  */
 export async function renderNewVersion(
   services: Services,
@@ -154,7 +140,7 @@ export async function renderNewVersion(
   { uuid, createdAt }: IssuePlan,
   rectifies?: DocumentRow,
 ): Promise<DocumentPdf> {
-  return renderVersion(services, {
+  const pdf = await services.renderPdf({
     data,
     uuid,
     createdAt,
@@ -168,7 +154,10 @@ export async function renderNewVersion(
     }),
     locale: credential.documentLocale,
     demo: credential.environment === "demo",
+    fallbackFonts: await fallbackFontsFor(services.fonts, data),
   });
+  if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
+  return pdf;
 }
 
 /** What a version's row records beside its request and its issuer. */
