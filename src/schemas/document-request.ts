@@ -146,8 +146,11 @@ const oneShape = z.superRefine<Record<string, unknown>>(
       );
     }
     // Errors in the order of the body's fields, wherever they were found.
-    const position = (issue: { path?: PropertyKey[] }) =>
-      BODY_KEYS.indexOf(String(issue.path?.[0]));
+    // Unknown top-level fields (an issue without a path) come last.
+    const position = (issue: { path?: PropertyKey[] }) => {
+      const index = BODY_KEYS.indexOf(String(issue.path?.[0]));
+      return index === -1 ? BODY_KEYS.length : index;
+    };
     ctx.issues.sort((a, b) => position(a) - position(b));
   },
   {
