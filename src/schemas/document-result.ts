@@ -101,7 +101,7 @@ export const dryRunResultSchema = component(
       data: documentDataSchema,
       pdf: z.strictObject(pdfFacts).meta({
         description:
-          "The PDF a create would store: its page count and size in bytes (within a few bytes: the issued one carries its own uuid, QR link and time).",
+          "The PDF rendered as a create would render it: its page count and size in bytes (the issued one's size may differ slightly: it carries its own uuid and QR link).",
       }),
     })
     .meta({
