@@ -26,7 +26,7 @@ const shipmentFields = {
 /** How many shipments a grouped document lists (docs/api.md, Grouped shipments). */
 export const GROUPED_SHIPMENTS = { min: 2, max: 100 } as const;
 
-export const shipmentSchema = component(
+const shipmentSchema = component(
   "Shipment",
   z.strictObject(shipmentFields).meta({
     description:
@@ -146,8 +146,11 @@ const oneShape = z.superRefine<Record<string, unknown>>(
       );
     }
     // Errors in the order of the body's fields, wherever they were found.
-    const position = (issue: { path?: PropertyKey[] }) =>
-      BODY_KEYS.indexOf(String(issue.path?.[0]));
+    // Unknown top-level fields (an issue without a path) come last.
+    const position = (issue: { path?: PropertyKey[] }) => {
+      const index = BODY_KEYS.indexOf(String(issue.path?.[0]));
+      return index === -1 ? BODY_KEYS.length : index;
+    };
     ctx.issues.sort((a, b) => position(a) - position(b));
   },
   {
@@ -159,10 +162,12 @@ const oneShape = z.superRefine<Record<string, unknown>>(
 /**
  * The body of create and correct (docs/api.md, Document body). Parsing it
  * also normalizes it: the output is the `data` of the result plus
- * `metadata`. A body without `shipments` normalizes to exactly what it did
- * before grouped documents existed, with no `shipments` key: a field added
- * later must likewise be absent, not null, when it is not sent, so that the
- * request hash of every earlier body stays the same (request-hash.ts).
+ * `metadata`. An optional field is stored and hashed (request-hash.ts)
+ * with every document, so one that a body may leave out without meaning
+ * null, as `shipments`, is absent from the output when not sent, never
+ * null: the bodies that do not use it keep their stored form and hash, and
+ * their retries still match (test/http/documents/stored-single-shipment.test.ts).
+ * Any field added to the body follows the same rule.
  */
 export const documentRequestSchema = component(
   "DocumentRequest",
@@ -177,13 +182,14 @@ export const documentRequestSchema = component(
       metadata: optional(metadataSchema),
     })
     .check(oneShape)
-    .transform(
-      ({ shipments, ...body }) =>
-        (shipments ? { ...body, shipments } : body) as DocumentRequest,
-    )
+    // A grouped body keeps its fields in printed order; a single one loses the key.
+    .transform((body) => {
+      if (body.shipments) return body as DocumentRequest;
+      const { shipments, ...single } = body;
+      return single as DocumentRequest;
+    })
     .meta({
-      description:
-        "One shipment (`origin`, `destination`, `goods`) or a grouped document (`shipments`, 2 to 100 with the same shipper and carrier), never both (422 EXACTLY_ONE_REQUIRED on `shipments`; `shipments: null` counts as not sent).",
+      description: `One shipment (\`origin\`, \`destination\`, \`goods\`) or a grouped document (\`shipments\`, ${GROUPED_SHIPMENTS.min} to ${GROUPED_SHIPMENTS.max} with the same shipper and carrier), never both (422 EXACTLY_ONE_REQUIRED on \`shipments\`; \`shipments: null\` counts as not sent).`,
       ...documentedAs(
         singleShipmentRequestSchema,
         groupedShipmentsRequestSchema,

@@ -32,6 +32,12 @@ const documentDataSchema = component(
   }),
 );
 
+/** What a document's PDF is, issued or only rendered by a dry run. */
+const pdfFacts = {
+  size_bytes: z.int().positive(),
+  pages: z.int().positive(),
+};
+
 /** Variant 1: a real document (sk_test_ or sk_live_). */
 const documentResultSchema = component(
   "Document",
@@ -49,8 +55,7 @@ const documentResultSchema = component(
           .string()
           .regex(/^[0-9a-f]{64}$/)
           .meta({ description: "SHA-256 of the exact stored PDF bytes." }),
-        size_bytes: z.int().positive(),
-        pages: z.int().positive(),
+        ...pdfFacts,
       }),
       pdf_download_url: z.url().meta({
         description:
@@ -88,6 +93,23 @@ export const anyDocumentResultSchema = component(
   }),
 );
 
+/** What a dry run answers (docs/api.md, Dry run). */
+export const dryRunResultSchema = component(
+  "DryRunResult",
+  z
+    .strictObject({
+      data: documentDataSchema,
+      pdf: z.strictObject(pdfFacts).meta({
+        description:
+          "The PDF rendered as a create would render it: its page count and size in bytes (the issued one's size may differ slightly: it carries its own uuid and QR link).",
+      }),
+    })
+    .meta({
+      description:
+        "What a create of the same body would hold as `data`, and the PDF it would render; nothing is issued.",
+    }),
+);
+
 const documentSummarySchema = component(
   "DocumentSummary",
   z.strictObject({
@@ -119,4 +141,5 @@ export const documentStatusSchema = component(
 
 export type RealDocumentResult = z.output<typeof documentResultSchema>;
 export type DocumentResult = z.output<typeof anyDocumentResultSchema>;
+export type DryRunResult = z.output<typeof dryRunResultSchema>;
 export type DocumentList = z.output<typeof documentListSchema>;

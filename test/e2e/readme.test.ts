@@ -53,6 +53,7 @@ describe("README", () => {
       "/qr?format=png",
       "-X PUT",
       "-X DELETE",
+      "/api/v1/documents/validate",
       "/api/v1/demo/tokens",
     ]) {
       expect(script).toContain(step);
@@ -98,5 +99,13 @@ describe("README", () => {
     );
     expect(correction.data.goods.weight_kg).toBe("12000");
     expect(correction.rectifies_uuid).toMatch(/^[0-9a-f-]{36}$/);
+    const readJson = async (name: string) =>
+      JSON.parse(await readFile(join(files, name), "utf8"));
+    const [check, route] = await Promise.all(
+      ["route-check.json", "route-document.json"].map(readJson),
+    );
+    expect(check.data.shipments).toHaveLength(2);
+    expect(check.pdf.pages).toBeGreaterThan(0);
+    expect(route.data).toEqual(check.data);
   });
 });

@@ -14,6 +14,7 @@ import {
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, serviceUnavailable } from "../../errors";
 import {
+  type DocumentData,
   type DocumentRequest,
   splitRequest,
 } from "../../schemas/document-request";
@@ -42,7 +43,7 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
-import type { DocumentPdf, DocumentPdfInput } from "./render-port";
+import type { DocumentPdf } from "./render-port";
 import { requestHash } from "./request-hash";
 import { summaryOf } from "./summary";
 
@@ -127,16 +128,33 @@ export function planIssue(
 }
 
 /**
- * The PDF of a version (DOCUMENT_TOO_LARGE over 5 MB), with the fallback
- * fonts its text needs: a font that cannot be had is a 503.
+ * The PDF a version would have, rendered as its issue renders it, with the
+ * fallback fonts its text needs (a font that cannot be had is a 503): the
+ * one place that applies the 5 MB rule (DOCUMENT_TOO_LARGE), for an issue
+ * and for a dry run.
  */
-async function renderVersion(
+export async function renderNewVersion(
   services: Services,
-  input: Omit<DocumentPdfInput, "fallbackFonts">,
+  credential: Credential,
+  data: DocumentData,
+  { uuid, createdAt }: IssuePlan,
+  rectifies?: DocumentRow,
 ): Promise<DocumentPdf> {
   const pdf = await services.renderPdf({
-    ...input,
-    fallbackFonts: await fallbackFontsFor(services.fonts, input.data),
+    data,
+    uuid,
+    createdAt,
+    rectifies: rectifies
+      ? { uuid: rectifies.uuid, data: await documentData(services, rectifies) }
+      : null,
+    qrUrl: await qrUrl(services, {
+      uuid,
+      environment: credential.environment,
+      qrKeyVersion: services.qrKeyring.current,
+    }),
+    locale: credential.documentLocale,
+    demo: credential.environment === "demo",
+    fallbackFonts: await fallbackFontsFor(services.fonts, data),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
   return pdf;
@@ -214,24 +232,13 @@ async function issueVersion(
   let put = false;
   let row: DocumentRow;
   try {
-    const pdf = await renderVersion(services, {
+    const pdf = await renderNewVersion(
+      services,
+      credential,
       data,
-      uuid,
-      createdAt,
-      rectifies: rectifies
-        ? {
-            uuid: rectifies.uuid,
-            data: await documentData(services, rectifies),
-          }
-        : null,
-      qrUrl: await qrUrl(services, {
-        uuid,
-        environment: credential.environment,
-        qrKeyVersion: services.qrKeyring.current,
-      }),
-      locale: credential.documentLocale,
-      demo: credential.environment === "demo",
-    });
+      { uuid, createdAt },
+      rectifies,
+    );
     row = versionRow(credential, request, {
       uuid,
       createdAt,

@@ -2,7 +2,10 @@ import { rectifyDocument } from "../../domain/documents/rectify-document";
 import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { documentRequestSchema } from "../../schemas/document-request";
-import { exampleRequest } from "../../schemas/document-request-example";
+import {
+  exampleGroupedRequest,
+  exampleRequest,
+} from "../../schemas/document-request-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
 import { requireCredential } from "../middleware/authenticate";
@@ -33,6 +36,14 @@ export const correctDocumentOperation = ({
         correction: {
           summary: "The whole corrected data, with its own reference",
           value: { ...exampleRequest, reference: "PED-2026-0001-R1" },
+        },
+        grouped: {
+          summary:
+            "A grouped document, corrected (or a single one made grouped)",
+          value: {
+            ...exampleGroupedRequest,
+            reference: `${exampleGroupedRequest.reference}-R1`,
+          },
         },
       },
     },

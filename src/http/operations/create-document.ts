@@ -2,7 +2,10 @@ import { createDocument } from "../../domain/documents/create-document";
 import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { documentRequestSchema } from "../../schemas/document-request";
-import { exampleRequest } from "../../schemas/document-request-example";
+import {
+  exampleGroupedRequest,
+  exampleRequest,
+} from "../../schemas/document-request-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
 import { requireCredential } from "../middleware/authenticate";
@@ -33,6 +36,10 @@ export const createDocumentOperation = defineOperation({
       withReference: {
         summary: `With a reference: sent again, the original answers (200)`,
         value: { ...withoutReference, reference },
+      },
+      grouped: {
+        summary: "A grouped document: one route, several shipments",
+        value: exampleGroupedRequest,
       },
     },
   },
