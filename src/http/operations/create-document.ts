@@ -56,7 +56,7 @@ export const createDocumentOperation = defineOperation({
   doc: {
     operationId: "createDocument",
     summary: "Issue a document",
-    description: `Sending the same body again with the same \`reference\` within ${READ_WINDOW_HOURS} hours answers the original with 200 and issues nothing. The PDF prints the labels in the organization's \`document_locale\` with the Spanish beside them (Spanish only for \`es\`), every character of the data with a real glyph, and the time of issue in the local time of the origin with its UTC offset (\`Atlantic/Canary\` when \`origin.postal_code\` starts with 35 or 38, otherwise \`Europe/Madrid\`), for example \`23/11/2026 14:16 (UTC+01:00, hora peninsular)\`; the JSON times stay in UTC.`,
+    description: `Sending the same body again with the same \`reference\` within ${READ_WINDOW_HOURS} hours answers the original with 200 and issues nothing. The PDF prints the labels in the organization's \`document_locale\` with the Spanish beside them (Spanish only for \`es\`), every character of the data with a real glyph, and the time of issue in the local time of the origin (the first shipment's, for a grouped document) with its UTC offset (\`Atlantic/Canary\` when its \`postal_code\` starts with 35 or 38, otherwise \`Europe/Madrid\`), for example \`23/11/2026 14:16 (UTC+01:00, hora peninsular)\`; the JSON times stay in UTC.`,
     tags: DOCUMENT_TAGS,
     security: BEARER,
     responses: {
