@@ -7,6 +7,7 @@ import {
 } from "../../fixtures/documents";
 import { MAX_PDF_BYTES } from "../../src/domain/documents/pdf-size";
 import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
+import { formatDate } from "../../src/pdf/format";
 import { CATALOGS, documentWording } from "../../src/pdf/i18n";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
@@ -74,7 +75,7 @@ describe("a grouped document", () => {
       expect(rest).toEqual([]);
       const order = positionsInOrder(first, [
         printed.transportDate,
-        FULL_DOCUMENT.transport_date,
+        formatDate(FULL_DOCUMENT.transport_date),
         FULL_DOCUMENT.shipper.name,
         FULL_DOCUMENT.carrier.name,
         printed.vehicleRegistration,
@@ -142,7 +143,7 @@ describe("a grouped document", () => {
     const text = squeezeSpaces(
       (await pageTexts((await renderDocumentPdf(input(data))).bytes)).join(" "),
     );
-    expect(text).toContain("2026-11-21 12:00 (UTC+00:00, hora canaria)");
+    expect(text).toContain("21/11/2026 12:00 (UTC+00:00, hora canaria)");
   });
 
   it("of 100 shipments with the longest texts flows onto further pages, each with the header and the table's heading continued, stays under 5 MB and reads in order", {

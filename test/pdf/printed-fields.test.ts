@@ -39,7 +39,7 @@ async function printedOutsideTheTable(
     ...Object.values(CATALOGS.es),
     `${CATALOGS.es.documentId}: ${ISSUE.uuid}`,
     data.reference ?? "—",
-    "2026-11-21 13:00 (UTC+01:00, hora peninsular)",
+    "21/11/2026 13:00 (UTC+01:00, hora peninsular)",
     ...Array.from(
       { length: pdf.pages },
       (_, index) => `${CATALOGS.es.page} ${index + 1}/${pdf.pages}`,
