@@ -124,6 +124,7 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
       expiresAt: documents.expiresAt,
       qrKeyVersion: documents.qrKeyVersion,
       createdAt: documents.createdAt,
+      firstQrAccessAt: documents.firstQrAccessAt,
     })
     .from(documents)
     .where(eq(documents.uuid, uuid))
