@@ -101,18 +101,31 @@ export async function deleteSummaries(
  */
 export const isDemoDocument = sql`${documents.environment} = 'demo'`;
 
-/** A credential's own document by uuid, whatever its state or age. */
-export const findOwnDocumentByUuid = (
+/**
+ * A credential's own document by uuid, whatever its state or age. With
+ * `pendingPdf`, the note of a PDF about to be put is written in the same
+ * round trip.
+ */
+export async function findOwnDocumentByUuid(
   db: Database,
   credentialId: string,
   uuid: string,
-): Promise<DocumentRow | undefined> =>
-  db.query.documents.findFirst({
-    where: and(
-      eq(documents.uuid, uuid),
-      eq(documents.credentialId, credentialId),
-    ),
-  });
+  pendingPdf?: { objectKey: string; createdAt: number },
+): Promise<DocumentRow | undefined> {
+  const own = db
+    .select()
+    .from(documents)
+    .where(
+      and(eq(documents.uuid, uuid), eq(documents.credentialId, credentialId)),
+    )
+    .limit(1);
+  if (!pendingPdf) return (await own)[0];
+  const [rows] = await db.batch([
+    own,
+    insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt),
+  ]);
+  return rows[0];
+}
 
 /** What a QR link needs of a document, by uuid: no transport data, no metadata. */
 export async function findQrLinkTarget(db: Database, uuid: string) {

@@ -28,6 +28,7 @@ import {
 const BUDGETS: Record<string, number> = {
   "Create with a reference": 5,
   "Identical retry": 3,
+  Correct: 6,
   Get: 3,
   Status: 3,
   "Authenticated PDF": 3,
@@ -36,6 +37,7 @@ const BUDGETS: Record<string, number> = {
   "QR within the deletion window, later scan": 1,
   "QR after the deletion window": 1,
   "QR on an edge cache hit": 0,
+  "Demo token": 2,
 };
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -113,18 +113,21 @@ export const findDocument = async (
 /**
  * The caller's own document at an address, whatever its state or age; another
  * credential's document is as absent as one that never existed. A reference
- * names only its own version, never a later correction.
+ * names only its own version, never a later correction. By uuid,
+ * `pendingPdf` notes a PDF about to be put in the same round trip (in each
+ * shard read while a rebalance runs: the sweep settles a note wherever it is).
  */
 export async function findOwnDocument(
   services: Pick<Services, "shards" | "shardsBefore">,
   credential: Credential,
   address: DocumentAddress,
+  pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<DocumentRow | undefined> {
   if ("uuid" in address) {
     const { uuid } = address;
     return (
       await findMoving(services, toDocument(uuid), (db) =>
-        findOwnDocumentByUuid(db, credential.id, uuid),
+        findOwnDocumentByUuid(db, credential.id, uuid, pendingPdf),
       )
     )?.found;
   }

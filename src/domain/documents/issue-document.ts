@@ -99,7 +99,7 @@ export function issueDocument(
 function bucketOf(
   credential: Credential,
   reference: string | null,
-  rectifies: DocumentRow | undefined,
+  rectifies: { uuid: string } | undefined,
 ): number {
   if (rectifies) return uuidBucket(rectifies.uuid);
   if (reference !== null) return referenceBucket(credential, reference);
@@ -119,7 +119,7 @@ export function planIssue(
   services: Pick<Services, "clock">,
   credential: Credential,
   reference: string | null,
-  rectifies?: DocumentRow,
+  rectifies?: { uuid: string },
 ): IssuePlan {
   const createdAt = services.clock.now();
   const bucket = bucketOf(credential, reference, rectifies);
@@ -198,22 +198,22 @@ async function issueVersion(
     plan ?? planIssue(services, credential, data.reference, rectifies);
   const db = await commitShard(services, uuid, rectifies);
   const objectKey = pdfObjectKey(uuid);
-  // A correction's new reference first: a conflict costs no rendering.
-  const reservation =
-    rectifies && data.reference !== null
-      ? await reserveCorrectionReference(services, credential, {
-          uuid,
-          createdAt,
-          reference: data.reference,
-          rectifiesUuid: rectifies.uuid,
-        })
-      : null;
   // Until the commit is sent, a failure is certain to have committed
   // nothing: what this attempt wrote under its own uuid may go.
   let noted = plan !== undefined;
   let put = false;
+  let reservation: CorrectionReservation | null = null;
   let row: DocumentRow;
   try {
+    // A correction's new reference first: a conflict costs no rendering.
+    if (rectifies && data.reference !== null) {
+      reservation = await reserveCorrectionReference(services, credential, {
+        uuid,
+        createdAt,
+        reference: data.reference,
+        rectifiesUuid: rectifies.uuid,
+      });
+    }
     const pdf = await renderVersion(services, {
       data,
       uuid,

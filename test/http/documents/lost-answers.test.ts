@@ -50,8 +50,11 @@ const CREATE_WRITES: Write[] = [
 
 /** Every write of a correction with a new reference, in order. */
 const CORRECTION_WRITES: Write[] = [
+  {
+    name: "the read of the original that notes the PDF",
+    sql: /insert into "pending_pdf_objects"/,
+  },
   { name: "the reservation", sql: /insert into "reference_reservations"/ },
-  { name: "the PDF's note", sql: /insert into "pending_pdf_objects"/ },
   { name: "the R2 put", sql: /^$/, bindings: r2PutLost },
   { name: "the commit", sql: /update "documents" set "rectified_by_uuid"/ },
   { name: "the listing", sql: /insert into "document_summaries"/ },
