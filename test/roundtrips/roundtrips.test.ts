@@ -33,6 +33,7 @@ const BUDGETS: Record<string, number> = {
   Status: 3,
   "Authenticated PDF": 3,
   List: 3,
+  "List, the key's first request in this isolate": 2,
   "QR within the deletion window, first scan": 2,
   "QR within the deletion window, later scan": 1,
   "QR after the deletion window": 1,
