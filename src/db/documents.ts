@@ -10,11 +10,12 @@ import {
   isNull,
   lte,
   ne,
+  notExists,
   type SQL,
   sql,
 } from "drizzle-orm";
 import type { Environment } from "../schemas/environment";
-import { insertAuditEvent, insertAuditEventIf } from "./audit";
+import { insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
@@ -358,31 +359,81 @@ const literalRow = (row: DocumentRow) =>
     ]),
   ) as { [Key in keyof DocumentRow]: SQL.Aliased<DocumentRow[Key]> };
 
+/** At most `max` versions ever issued by a demo session: the condition of its commits. */
+export interface DemoCap {
+  credentialId: string;
+  max: number;
+}
+
+/** True while the demo session has issued fewer versions than its cap. */
+const underCap = (db: Database, cap: DemoCap) =>
+  sql`(${db
+    .select({ issued: count() })
+    .from(documents)
+    .where(
+      and(eq(documents.credentialId, cap.credentialId), isDemoDocument),
+    )}) < ${cap.max}`;
+
 /**
  * Makes a created document visible in one batch of its shard: the document,
  * its reference reservation (in the same shard: the reference's bucket) and
  * its "issued" event. A reference already reserved fails the whole batch
- * with a unique violation. The note of its pending PDF stays until it is
- * listed (issue-document.ts).
+ * with a unique violation. With `cap`, the document is written only while
+ * its demo session is under it, and the reservation then goes again in the
+ * same batch: false when the cap refused it. The note of its pending PDF
+ * stays until it is listed (issue-document.ts).
  */
 export async function commitCreatedDocument(
   db: Database,
   row: DocumentRow,
   by: { credentialId: string; requestId: string },
-): Promise<void> {
+  cap?: DemoCap,
+): Promise<boolean> {
   const reservation = reservationFor(row);
-  await db.batch([
-    db.insert(documents).values(row),
+  const document = cap
+    ? db
+        .insert(documents)
+        .select(
+          db
+            .select(literalRow(row))
+            .from(sql`(select 1)`)
+            .where(underCap(db, cap)),
+        )
+    : db.insert(documents).values(row);
+  const [inserted] = await db.batch([
+    document.returning({ uuid: documents.uuid }),
     ...(reservation
       ? [db.insert(referenceReservations).values(reservation)]
       : []),
-    insertAuditEvent(db, {
-      ...by,
-      occurredAt: row.createdAt,
-      documentUuid: row.uuid,
-      type: "issued",
-    }),
+    ...(reservation && cap
+      ? [
+          db
+            .delete(referenceReservations)
+            .where(
+              and(
+                eq(referenceReservations.documentUuid, row.uuid),
+                notExists(
+                  db
+                    .select({ uuid: documents.uuid })
+                    .from(documents)
+                    .where(eq(documents.uuid, row.uuid)),
+                ),
+              ),
+            ),
+        ]
+      : []),
+    insertAuditEventIf(
+      db,
+      {
+        ...by,
+        occurredAt: row.createdAt,
+        documentUuid: row.uuid,
+        type: "issued",
+      },
+      isNotNull(documents.uuid),
+    ),
   ]);
+  return inserted.length > 0;
 }
 
 /**
@@ -390,12 +441,14 @@ export async function commitCreatedDocument(
  * original may be corrected (not deleted, not rectified): the original
  * marked rectified by it, the new version, and both events, each written
  * only if the mark took effect. False when it did not: nothing was written.
- * Its new reference was reserved apart (reserveForCorrection).
+ * With `cap`, also only while its demo session is under it. Its new
+ * reference was reserved apart (reserveForCorrection).
  */
 export async function commitCorrection(
   db: Database,
   row: DocumentRow & { rectifiesUuid: string },
   by: { credentialId: string; requestId: string },
+  cap?: DemoCap,
 ): Promise<boolean> {
   const original = row.rectifiesUuid;
   const marked = sql`${documents.rectifiedByUuid} = ${row.uuid}`;
@@ -409,6 +462,7 @@ export async function commitCorrection(
           eq(documents.uuid, original),
           isNull(documents.rectifiedByUuid),
           isNull(documents.deletedAt),
+          cap && underCap(db, cap),
         ),
       )
       .returning({ uuid: documents.uuid }),

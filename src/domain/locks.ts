@@ -3,9 +3,6 @@ export interface Locks {
   withLock<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
-/** The lock of one document, taken by corrections and deletions. */
+/** The lock of one document, taken by deletions. */
 export const documentLockName = (uuid: string): string => `document:${uuid}`;
 
-/** The lock of one demo session, taken to count its documents exactly. */
-export const demoSessionLockName = (credentialId: string): string =>
-  `demo-session:${credentialId}`;

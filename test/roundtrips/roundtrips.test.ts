@@ -39,6 +39,7 @@ const BUDGETS: Record<string, number> = {
   "QR after the deletion window": 1,
   "QR on an edge cache hit": 0,
   "Demo token": 2,
+  "Demo create": 5,
 };
 
 const HOUR_MS = 60 * 60 * 1000;
