@@ -5,4 +5,3 @@ export interface Locks {
 
 /** The lock of one document, taken by deletions. */
 export const documentLockName = (uuid: string): string => `document:${uuid}`;
-

@@ -1,4 +1,6 @@
 import { insertAuditEvent } from "../../db/audit";
+import { deletePendingPdfObject } from "../../db/pending-pdf-objects";
+import type { DocumentRow } from "../../db/schema";
 import {
   DomainError,
   domainErrorBehind,
@@ -10,8 +12,6 @@ import type { Credential } from "../authenticate";
 import type { Services } from "../services";
 import { documentShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
-import { deletePendingPdfObject } from "../../db/pending-pdf-objects";
-import type { DocumentRow } from "../../db/schema";
 import {
   type DocumentAddress,
   findDocument,
