@@ -153,16 +153,64 @@ export const findDocumentByUuid = (
 ): Promise<DocumentRow | undefined> =>
   db.query.documents.findFirst({ where: eq(documents.uuid, uuid) });
 
-/** Who issued each of these documents (what routes to their lists), by uuid. */
-export const findDocumentIssuers = (db: Database, uuids: string[]) =>
+/**
+ * What the cron needs of documents with a deletion mark, by uuid: whether
+ * they are deleted, and their list entry (who issued them routes to it).
+ */
+export const findMarkedDocuments = (db: Database, uuids: string[]) =>
   db
     .select({
       uuid: documents.uuid,
       credentialId: documents.credentialId,
       environment: documents.environment,
+      reference: documents.reference,
+      createdAt: documents.createdAt,
+      transportDate: documents.transportDate,
+      rectifiesUuid: documents.rectifiesUuid,
+      deletedAt: documents.deletedAt,
     })
     .from(documents)
     .where(inArray(documents.uuid, uuids));
+
+/** Where a document may still be deleted: not deleted, rectified or accessed through its QR link. */
+const deletable = and(
+  isNull(documents.deletedAt),
+  isNull(documents.rectifiedByUuid),
+  isNull(documents.firstQrAccessAt),
+);
+
+/**
+ * A credential's own document by uuid, read by a deletion, which in the same
+ * batch writes its pending mark (the intent, which the cron settles
+ * whatever the request then does) when the document may be deleted and was
+ * created since `intent.createdSince`.
+ */
+export async function findOwnDocumentForDeletion(
+  db: Database,
+  credentialId: string,
+  uuid: string,
+  intent: { at: number; createdSince: number },
+): Promise<DocumentRow | undefined> {
+  const [rows] = await db.batch([
+    db
+      .select()
+      .from(documents)
+      .where(
+        and(eq(documents.uuid, uuid), eq(documents.credentialId, credentialId)),
+      )
+      .limit(1),
+    insertPendingDeletionMarkIf(
+      db,
+      { documentUuid: uuid, createdAt: intent.at },
+      and(
+        eq(documents.credentialId, credentialId),
+        gte(documents.createdAt, intent.createdSince),
+        deletable,
+      ) as SQL,
+    ),
+  ]);
+  return rows[0];
+}
 
 export type ReservationRow = typeof referenceReservations.$inferSelect;
 
@@ -507,14 +555,7 @@ export async function markDeleted(
     db
       .update(documents)
       .set({ deletedAt: deletion.at, deleteReason: deletion.reason })
-      .where(
-        and(
-          eq(documents.uuid, uuid),
-          isNull(documents.deletedAt),
-          isNull(documents.rectifiedByUuid),
-          isNull(documents.firstQrAccessAt),
-        ),
-      )
+      .where(and(eq(documents.uuid, uuid), deletable))
       .returning({ uuid: documents.uuid }),
     insertAuditEventIf(
       db,

@@ -29,6 +29,7 @@ const BUDGETS: Record<string, number> = {
   "Create with a reference": 5,
   "Identical retry": 3,
   Correct: 6,
+  Delete: 4,
   Get: 3,
   Status: 3,
   "Authenticated PDF": 3,
