@@ -8,8 +8,7 @@ import {
 } from "../../schemas/document-request-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
-import { requireCredential } from "../middleware/authenticate";
-import { issuingLimit } from "../middleware/caller-limits";
+import { requireIssuingCredential } from "../middleware/authenticate";
 import { defineOperation } from "../operation";
 import type { Address } from "./document-address";
 import {
@@ -47,7 +46,7 @@ export const correctDocumentOperation = ({
         },
       },
     },
-    middleware: [requireCredential, issuingLimit],
+    middleware: [requireIssuingCredential],
     handle: async (c, input) =>
       c.json(
         await rectifyDocument(

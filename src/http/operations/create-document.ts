@@ -8,8 +8,7 @@ import {
 } from "../../schemas/document-request-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
-import { requireCredential } from "../middleware/authenticate";
-import { issuingLimit } from "../middleware/caller-limits";
+import { requireIssuingCredential } from "../middleware/authenticate";
 import { defineOperation } from "../operation";
 import {
   DOCUMENT_NAMES,
@@ -43,7 +42,7 @@ export const createDocumentOperation = defineOperation({
       },
     },
   },
-  middleware: [requireCredential, issuingLimit],
+  middleware: [requireIssuingCredential],
   handle: async (c, { body }) => {
     const { created, result } = await createDocument(
       c.var.services,

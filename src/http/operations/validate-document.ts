@@ -9,8 +9,7 @@ import { dryRunResultSchema } from "../../schemas/document-result";
 import { exampleDryRuns } from "../../schemas/document-result-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
-import { requireCredential } from "../middleware/authenticate";
-import { issuingLimit } from "../middleware/caller-limits";
+import { requireIssuingCredential } from "../middleware/authenticate";
 import { defineOperation } from "../operation";
 import { DOCUMENT_TAGS } from "./document-answers";
 
@@ -29,7 +28,7 @@ export const validateDocumentOperation = defineOperation({
     },
   },
   // A create's limits: a demo token's IP counts it as a document.
-  middleware: [requireCredential, issuingLimit],
+  middleware: [requireIssuingCredential],
   handle: async (c, { body }) =>
     c.json(await dryRunDocument(c.var.services, c.var.credential, body)),
   doc: {
