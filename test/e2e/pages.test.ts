@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, screenshot, watchPage } from "./browser";
-import { freePort, type RunningService, startService } from "./commands";
+import { type RunningService, startService } from "./commands";
 
 // The pages as a person sees them: npm start, then headless Chromium.
 const WAIT = { timeout: 30_000 };
@@ -15,12 +15,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), "deca-pages-"));
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
   [service, browser] = await Promise.all([
-    startService(port, stateDir),
+    startService(stateDir),
     launchChromium(),
   ]);
+  origin = `http://localhost:${service.port}`;
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type RunningService, startService } from "./commands";
+import { type RunningService, startService } from "./commands";
 
 // README's examples as a reader runs them: every ```sh block that calls curl,
 // in order, in one shell, against a fresh `npm start`. Only `BASE` (the
@@ -21,9 +21,8 @@ let service: RunningService;
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), "deca-readme-state-"));
   workDir = await mkdtemp(join(tmpdir(), "deca-readme-"));
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  service = await startService(port, stateDir);
+  service = await startService(stateDir);
+  origin = `http://localhost:${service.port}`;
 });
 
 afterAll(async () => {
