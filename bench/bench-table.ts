@@ -25,7 +25,7 @@ export interface BenchResults {
     cpu: string;
     cpus: number;
     render: Record<
-      "minimal" | "full" | "long",
+      "minimal" | "full" | "long" | "grouped",
       {
         pages: number;
         pdfBytes: number;
@@ -86,7 +86,7 @@ const met = (ok: boolean): string => (ok ? "yes" : "no");
 type Row = [figure: string, measured: string, target?: [string, boolean]];
 
 function rows({ bench, http }: BenchResults): Row[] {
-  const { minimal, full, long } = bench.render;
+  const { minimal, full, long, grouped } = bench.render;
   const { render: withFallback, cold: coldFallback } = bench.fallback;
   /** One figure of each document that needs fallback fonts, "a / b / c". */
   const eachFallback = (figure: (name: FallbackFixtureName) => string) =>
@@ -112,6 +112,10 @@ function rows({ bench, http }: BenchResults): Row[] {
     [
       `Render, minimal / long (${long.pages} pages)`,
       `${ms(minimal.renderMs.median)} / ${ms(long.renderMs.median)} ms; naive ${ms(minimal.naive.renderMs.median)} / ${ms(long.naive.renderMs.median)} ms`,
+    ],
+    [
+      `Render, grouped, 40 shipments (${grouped.pages} pages, ${kb(grouped.pdfBytes)} KB)`,
+      `${withCpu(grouped.renderMs)}, p99 ${ms(grouped.renderMs.p99)} ms, against ${ms(full.renderMs.median)} ms one-page; naive ${ms(grouped.naive.renderMs.median)} ms`,
     ],
     [
       `Render with fallback fonts, ${fallbackNames}`,

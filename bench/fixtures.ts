@@ -2,6 +2,7 @@
 // largest document the API accepts.
 import {
   FULL_DOCUMENT,
+  groupedDocument,
   ISSUE,
   LONG_DOCUMENT,
   longText,
@@ -21,6 +22,8 @@ export const RENDER_FIXTURES = {
   minimal: renderInput(MINIMAL_DOCUMENT),
   full: renderInput(FULL_DOCUMENT),
   long: renderInput(LONG_DOCUMENT),
+  /** A distribution route: a grouped document of 40 shipments. */
+  grouped: renderInput(groupedDocument(40)),
 } as const;
 
 export type FixtureName = keyof typeof RENDER_FIXTURES;

@@ -9,7 +9,7 @@ import { executeSql } from "../scripts/lib/d1";
 import { shardBindings } from "../scripts/lib/shards";
 import { homeShard } from "../src/domain/shard-routing";
 import { renderDocumentPdf } from "../src/pdf/render-document";
-import { freePort, keys, startService } from "../test/e2e/commands";
+import { keys, startService } from "../test/e2e/commands";
 import { fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { mergeResults, runEnvironment } from "./results";
 import { issueSettledDocument, removeStoredPdf } from "./settled-document";
@@ -141,9 +141,9 @@ async function main(): Promise<void> {
   const renderOnly = await renderOnlyThroughput();
   console.error("render only", renderOnly);
   const stateDir = await mkdtemp(join(tmpdir(), "deca-bench-http-"));
-  const port = await freePort();
+  const service = await startService(stateDir);
+  const { port } = service;
   console.error(`bench:http: npm start on port ${port}, state in ${stateDir}`);
-  const service = await startService(port, stateDir);
   const base = `http://127.0.0.1:${port}`;
   try {
     const developer = JSON.parse(

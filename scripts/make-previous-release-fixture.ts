@@ -24,7 +24,7 @@ import {
   WORKER_FOLDER,
   WRANGLER_FILE,
 } from "../fixtures/previous-release";
-import { freePort, startService } from "../test/e2e/commands";
+import { startService } from "../test/e2e/commands";
 import { keepState, withCheckoutOf } from "./lib/fixture-state";
 
 /** The last landed release: the one a deploy of this commit replaces. */
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   const fixture = join(process.cwd(), PREVIOUS_RELEASE);
   await withCheckoutOf(commit, async (checkout, work) => {
     const stateDir = join(work, STATE_FOLDER);
-    const service = await startService(await freePort(), stateDir, checkout);
+    const service = await startService(stateDir, checkout);
     let key: string;
     try {
       const printed = /sk_test_[0-9A-Za-z]{32,}/.exec(service.output());

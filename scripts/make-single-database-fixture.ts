@@ -22,7 +22,7 @@ import {
   STATE_FOLDER,
   WRANGLER_FILE,
 } from "../fixtures/single-database-state";
-import { apiClient, freePort, startService } from "../test/e2e/commands";
+import { apiClient, startService } from "../test/e2e/commands";
 import { keepState, withCheckoutOf } from "./lib/fixture-state";
 
 const OLD_COMMIT = "676bde8";
@@ -103,8 +103,8 @@ async function main(): Promise<void> {
   const repo = process.cwd();
   await withCheckoutOf(OLD_COMMIT, async (oldCheckout, work) => {
     const stateDir = join(work, STATE_FOLDER);
-    const port = await freePort();
-    const service = await startService(port, stateDir, oldCheckout);
+    const service = await startService(stateDir, oldCheckout);
+    const { port } = service;
     let issued: Awaited<ReturnType<typeof issueDocuments>>;
     let key: string;
     try {

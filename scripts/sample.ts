@@ -1,12 +1,13 @@
 // `npm run sample -- [--locale fr] [--demo]`: writes sample control documents
 // to samples/ (gitignored) for a person to look at: a full one, a minimal
-// one, a correction and a long one that flows onto further pages. Without
-// --locale, every locale.
+// one, a correction, a long one that flows onto further pages, a grouped one
+// of 40 shipments and a correction of it. Without --locale, every locale.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   FULL_DOCUMENT,
+  groupedDocument,
   ISSUE,
   LONG_DOCUMENT,
   MINIMAL_DOCUMENT,
@@ -31,6 +32,11 @@ const SAMPLES: Record<
   minimal: { data: MINIMAL_DOCUMENT, rectifies: null },
   correction: { data: FULL_DOCUMENT, rectifies: RECTIFIED_VERSION },
   long: { data: LONG_DOCUMENT, rectifies: null },
+  grouped: { data: groupedDocument(40), rectifies: null },
+  "grouped-correction": {
+    data: groupedDocument(40),
+    rectifies: { ...RECTIFIED_VERSION, data: groupedDocument(38) },
+  },
 };
 
 function parseOptions(): { locales: DocumentLocale[]; demo: boolean } | null {

@@ -21,7 +21,11 @@ export interface AppEnv {
   };
 }
 
-/** After `requireCredential`: the caller's credential is known. */
+/**
+ * After `requireCredential`: the caller's credential is known, and
+ * `admitted` fulfils once the request passed its limits (a read runs while
+ * they are counted).
+ */
 export type AuthenticatedEnv = AppEnv & {
-  Variables: { credential: Credential };
+  Variables: { credential: Credential; admitted: Promise<void> };
 };

@@ -1,7 +1,6 @@
 import { ConfigError, configOf } from "./config";
 import { openShards } from "./db/client";
 import type { Background, Services } from "./domain/services";
-import { durableObjectLocks } from "./durable-objects/locks";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
 import { logFailure } from "./failure-log";
@@ -40,7 +39,6 @@ export function createServices(
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),
-    locks: durableObjectLocks(env.LOCKS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     demo: config.demo,
   };

@@ -37,6 +37,7 @@ const QR_BOX = {
 const CASES: { name: string; input: DocumentPdfInput; page: number }[] = [
   { name: "full", input: RENDER_FIXTURES.full, page: 1 },
   { name: "long, page 2", input: RENDER_FIXTURES.long, page: 2 },
+  { name: "grouped, page 2", input: RENDER_FIXTURES.grouped, page: 2 },
   {
     name: "full, demo",
     input: { ...RENDER_FIXTURES.full, demo: true },

@@ -1,9 +1,10 @@
 // The page's words, in Spanish and English. Field labels are keyed by the
 // last part of the API's field path (`tax_id`), or by the whole path where
-// that part names two things (`origin.place`). The API answers in English
-// (the contract): a language other than English words its errors by `code`,
-// or by `field:code` where the field says more, and the API's own message
-// stays in the error's tooltip; in English the page shows the API's message.
+// that part names two things (`origin.place`); `{n}` is a shipment's number,
+// counted from 1. The API answers in English (the contract): a language
+// other than English words its errors by `code`, or by `field:code` where the
+// field says more, and the API's own message stays in the error's tooltip; in
+// English the page shows the API's message.
 export const TEXTS = {
   es: {
     title: "Documento de control (DeCA): prueba la API",
@@ -51,6 +52,9 @@ export const TEXTS = {
     trailer_country: "País del remolque",
     trailer_registration: "Matrícula del remolque",
     reference: "Tu referencia (opcional)",
+    shipment: "Envío {n}",
+    addShipment: "Añadir un envío",
+    removeShipment: "Quitar el envío {n}",
     errors: {
       REQUIRED: "Obligatorio.",
       UNKNOWN_FIELD: "Campo desconocido.",
@@ -152,5 +156,8 @@ export const TEXTS = {
     trailer_country: "Trailer country",
     trailer_registration: "Trailer registration",
     reference: "Your reference (optional)",
+    shipment: "Shipment {n}",
+    addShipment: "Add a shipment",
+    removeShipment: "Remove shipment {n}",
   },
 };

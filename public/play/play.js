@@ -2,50 +2,46 @@ import { callApi } from "./api.js";
 import { TEXTS } from "./i18n.js";
 
 // The form's fields by their API path: a 422's `field` names its input, and a
-// rule across fields (`goods`, `vehicle`) names its group.
-const GROUPS = [
-  { name: null, fields: ["transport_date"] },
-  {
-    name: "shipper",
-    fields: [
-      "shipper.name",
-      "shipper.tax_country",
-      "shipper.tax_id",
-      "shipper.address.street",
-      "shipper.address.postal_code",
-      "shipper.address.city",
-      "shipper.address.country",
-    ],
-  },
-  {
-    name: "carrier",
-    fields: ["carrier.name", "carrier.tax_country", "carrier.tax_id"],
-  },
-  {
-    name: "origin",
-    fields: [
-      "origin.place",
-      "origin.street",
-      "origin.postal_code",
-      "origin.city",
-      "origin.country",
-    ],
-  },
-  {
-    name: "destination",
-    fields: ["destination.place", "destination.city", "destination.country"],
-  },
-  { name: "goods", fields: ["goods.description", "goods.weight_kg"] },
-  {
-    name: "vehicle",
-    fields: [
-      "vehicle.country",
-      "vehicle.registration",
-      "vehicle.trailer_country",
-      "vehicle.trailer_registration",
-    ],
-  },
-  { name: null, fields: ["reference", "observations"] },
+// rule across fields (`goods`, `vehicle`) names its group. One shipment's
+// groups stand at the top level of a single-shipment body, and under
+// `shipments.N.` (zero-based) of a grouped one.
+const group = (name, fields) => ({ name, fields });
+const BEFORE_SHIPMENTS = [
+  group(null, ["transport_date"]),
+  group("shipper", [
+    "shipper.name",
+    "shipper.tax_country",
+    "shipper.tax_id",
+    "shipper.address.street",
+    "shipper.address.postal_code",
+    "shipper.address.city",
+    "shipper.address.country",
+  ]),
+  group("carrier", ["carrier.name", "carrier.tax_country", "carrier.tax_id"]),
+];
+const SHIPMENT = [
+  group("origin", [
+    "origin.place",
+    "origin.street",
+    "origin.postal_code",
+    "origin.city",
+    "origin.country",
+  ]),
+  group("destination", [
+    "destination.place",
+    "destination.city",
+    "destination.country",
+  ]),
+  group("goods", ["goods.description", "goods.weight_kg"]),
+];
+const AFTER_SHIPMENTS = [
+  group("vehicle", [
+    "vehicle.country",
+    "vehicle.registration",
+    "vehicle.trailer_country",
+    "vehicle.trailer_registration",
+  ]),
+  group(null, ["reference", "observations"]),
 ];
 
 const $ = (id) => document.getElementById(id);
@@ -58,10 +54,14 @@ const t = (key) => TEXTS[state.language][key] ?? key;
 const labelKey = (path) =>
   path in TEXTS[state.language] ? path : path.split(".").at(-1);
 
-/** An error of the API in the page's language (i18n.js says how). */
+/**
+ * An error of the API in the page's language (i18n.js says how); a field of
+ * a shipment is worded like that of a single-shipment body.
+ */
 function errorText({ field, code, message }) {
   const words = TEXTS[state.language].errors ?? {};
-  return words[`${field}:${code}`] ?? words[code] ?? message;
+  const own = field?.replace(/^shipments\.\d+\./, "");
+  return words[`${own}:${code}`] ?? words[code] ?? message;
 }
 
 /** Shows `text` in `element`, the API's own messages in its tooltip. */
@@ -70,39 +70,115 @@ function showText(element, text, messages = []) {
   element.title = messages.join("\n");
 }
 
-function fieldRow(path) {
-  const row = document.createElement("div");
-  row.className = "field";
-  const label = document.createElement("label");
-  label.htmlFor = `input-${path}`;
-  label.dataset.i18n = labelKey(path);
-  const input = document.createElement(
-    path === "observations" ? "textarea" : "input",
-  );
-  input.id = `input-${path}`;
-  input.name = path;
-  input.setAttribute("aria-describedby", `error-${path}`);
+/** An element with the page's words for `key`, `{n}` replaced by `n`. */
+function worded(tag, key, n) {
+  const element = document.createElement(tag);
+  element.dataset.i18n = key;
+  if (n !== undefined) element.dataset.n = n;
+  return element;
+}
+
+function errorLine(path) {
   const error = document.createElement("p");
   error.className = "error";
   error.id = `error-${path}`;
-  row.append(label, input, error);
+  return error;
+}
+
+/** A field at `prefix + path`, labelled by `path` (its own part). */
+function fieldRow(path, prefix) {
+  const name = prefix + path;
+  const row = document.createElement("div");
+  row.className = "field";
+  const label = worded("label", labelKey(path));
+  label.htmlFor = `input-${name}`;
+  const input = document.createElement(
+    path === "observations" ? "textarea" : "input",
+  );
+  input.id = `input-${name}`;
+  input.name = name;
+  input.dataset.path = path;
+  input.setAttribute("aria-describedby", `error-${name}`);
+  row.append(label, input, errorLine(name));
   return row;
 }
 
-function buildForm() {
-  for (const group of GROUPS) {
-    const box = document.createElement(group.name ? "fieldset" : "div");
-    if (group.name) {
-      const legend = document.createElement("legend");
-      legend.dataset.i18n = group.name;
-      const error = document.createElement("p");
-      error.className = "error";
-      error.id = `error-${group.name}`;
-      box.append(legend, error);
+function groupBox({ name, fields }, prefix = "") {
+  const box = document.createElement(name ? "fieldset" : "div");
+  if (name) box.append(worded("legend", name), errorLine(prefix + name));
+  box.append(...fields.map((path) => fieldRow(path, prefix)));
+  return box;
+}
+
+/** Each shipment's values by its own path (`goods.weight_kg`). */
+const shipmentValues = () =>
+  [...document.querySelectorAll(".shipment")].map((shipment) =>
+    Object.fromEntries(
+      [...shipment.querySelectorAll("[data-path]")].map((input) => [
+        input.dataset.path,
+        input.value,
+      ]),
+    ),
+  );
+
+/**
+ * One shipment: the groups of a single-shipment body; two or more: a
+ * numbered fieldset each, its inputs under `shipments.N.`, and a button that
+ * removes it.
+ */
+function showShipments(values) {
+  const boxes = values.map((shipment, index) => {
+    const grouped = values.length > 1;
+    const prefix = grouped ? `shipments.${index}.` : "";
+    const box = document.createElement(grouped ? "fieldset" : "div");
+    box.className = "shipment";
+    if (grouped) {
+      box.append(
+        worded("legend", "shipment", index + 1),
+        errorLine(`shipments.${index}`),
+      );
     }
-    box.append(...group.fields.map(fieldRow));
-    $("fields").append(box);
-  }
+    box.append(...SHIPMENT.map((group) => groupBox(group, prefix)));
+    if (grouped) {
+      const remove = worded("button", "removeShipment", index + 1);
+      remove.type = "button";
+      remove.addEventListener("click", () => removeShipment(index));
+      box.append(remove);
+    }
+    for (const input of box.querySelectorAll("[data-path]")) {
+      input.value = shipment[input.dataset.path] ?? "";
+    }
+    return box;
+  });
+  $("shipments").replaceChildren(...boxes);
+  translate();
+}
+
+function addShipment() {
+  showShipments([...shipmentValues(), {}]);
+  document.querySelector(".shipment:last-child input")?.focus();
+}
+
+function removeShipment(index) {
+  showShipments(shipmentValues().filter((_, other) => other !== index));
+  $("add-shipment").focus();
+}
+
+function buildForm() {
+  const shipments = document.createElement("div");
+  shipments.id = "shipments";
+  const add = worded("button", "addShipment");
+  add.type = "button";
+  add.id = "add-shipment";
+  add.addEventListener("click", addShipment);
+  $("fields").append(
+    ...BEFORE_SHIPMENTS.map((group) => groupBox(group)),
+    shipments,
+    add,
+    errorLine("shipments"),
+    ...AFTER_SHIPMENTS.map((group) => groupBox(group)),
+  );
+  showShipments([{}]);
 }
 
 const valueAt = (object, path) =>
@@ -127,9 +203,15 @@ async function prefill() {
   }
 }
 
-/** The request body: every filled field at its path; empty fields are left out. */
+/**
+ * The request body: every filled field at its path (a number is an index of
+ * `shipments`); empty fields are left out, an empty shipment stays an object.
+ */
 function formBody() {
-  const body = {};
+  const grouped = document.querySelectorAll("fieldset.shipment");
+  const body = grouped.length
+    ? { shipments: [...grouped].map(() => ({})) }
+    : {};
   for (const input of $("document-form").elements) {
     if (!input.name || input.value.trim() === "") continue;
     const keys = input.name.split(".");
@@ -145,7 +227,10 @@ function translate() {
   document.documentElement.lang = state.language;
   document.title = t("title");
   for (const element of document.querySelectorAll("[data-i18n]")) {
-    element.textContent = t(element.dataset.i18n);
+    element.textContent = t(element.dataset.i18n).replace(
+      "{n}",
+      element.dataset.n,
+    );
   }
   $("language").textContent = t("switchTo");
   $("language").lang = state.language === "es" ? "en" : "es";

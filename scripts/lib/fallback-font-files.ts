@@ -10,7 +10,7 @@ export interface FallbackSource {
   licence: string;
   /** Code points kept, as [first, last] ranges; none means all the font has. */
   keep?: readonly (readonly [number, number])[];
-  /** OpenType tables kept for shaping (Arabic joining forms); others are dropped. */
+  /** OpenType tables kept for shaping (Arabic joining forms, emoji sequences); others are dropped. */
   shapingTables?: readonly string[];
   /**
    * A last resort: cut to the assigned code points that no font before it
@@ -61,7 +61,12 @@ export const FALLBACK_SOURCES: Record<FallbackFamily, FallbackSource> = {
       [0xac00, 0xd7ff], // Hangul Syllables, Jamo Extended-B
     ],
   },
-  emoji: expo("noto-emoji", "NotoEmoji_400Regular.ttf"),
+  // Monochrome outlines (pdf-lib embeds no colour glyphs); its GSUB draws
+  // each sequence (skin tone, ZWJ family, flag, keycap) as one glyph.
+  emoji: {
+    ...expo("noto-emoji", "NotoEmoji_400Regular.ttf"),
+    shapingTables: ["GSUB"],
+  },
   // UnifontEX (GNU Unifont extended): plain bitmap-style glyphs, one for
   // nearly every assigned character; the Basic Multilingual Plane only.
   "last-resort": {

@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, keys, startService } from "../../test/e2e/commands";
+import { keys, startService } from "../../test/e2e/commands";
 import { executeSql } from "./d1";
 import { type LoadReport, runLoad } from "./load";
 import { shardBindings } from "./shards";
@@ -40,8 +40,8 @@ export async function loadLocalService(
   stateDir: string,
   options: { creates: number; clients: number; maxMs: number },
 ): Promise<{ report: ServiceLoadReport; key: string }> {
-  const port = await freePort();
-  const service = await startService(port, stateDir);
+  const service = await startService(stateDir);
+  const { port } = service;
   try {
     const created = await keys(
       stateDir,

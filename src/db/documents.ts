@@ -10,11 +10,12 @@ import {
   isNull,
   lte,
   ne,
+  notExists,
   type SQL,
   sql,
 } from "drizzle-orm";
 import type { Environment } from "../schemas/environment";
-import { insertAuditEvent, insertAuditEventIf } from "./audit";
+import { insertAuditEventIf } from "./audit";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
@@ -101,18 +102,31 @@ export async function deleteSummaries(
  */
 export const isDemoDocument = sql`${documents.environment} = 'demo'`;
 
-/** A credential's own document by uuid, whatever its state or age. */
-export const findOwnDocumentByUuid = (
+/**
+ * A credential's own document by uuid, whatever its state or age. With
+ * `pendingPdf`, the note of a PDF about to be put is written in the same
+ * round trip.
+ */
+export async function findOwnDocumentByUuid(
   db: Database,
   credentialId: string,
   uuid: string,
-): Promise<DocumentRow | undefined> =>
-  db.query.documents.findFirst({
-    where: and(
-      eq(documents.uuid, uuid),
-      eq(documents.credentialId, credentialId),
-    ),
-  });
+  pendingPdf?: { objectKey: string; createdAt: number },
+): Promise<DocumentRow | undefined> {
+  const own = db
+    .select()
+    .from(documents)
+    .where(
+      and(eq(documents.uuid, uuid), eq(documents.credentialId, credentialId)),
+    )
+    .limit(1);
+  if (!pendingPdf) return (await own)[0];
+  const [rows] = await db.batch([
+    own,
+    insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt),
+  ]);
+  return rows[0];
+}
 
 /** What a QR link needs of a document, by uuid: no transport data, no metadata. */
 export async function findQrLinkTarget(db: Database, uuid: string) {
@@ -124,6 +138,7 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
       expiresAt: documents.expiresAt,
       qrKeyVersion: documents.qrKeyVersion,
       createdAt: documents.createdAt,
+      firstQrAccessAt: documents.firstQrAccessAt,
     })
     .from(documents)
     .where(eq(documents.uuid, uuid))
@@ -138,16 +153,64 @@ export const findDocumentByUuid = (
 ): Promise<DocumentRow | undefined> =>
   db.query.documents.findFirst({ where: eq(documents.uuid, uuid) });
 
-/** Who issued each of these documents (what routes to their lists), by uuid. */
-export const findDocumentIssuers = (db: Database, uuids: string[]) =>
+/**
+ * What the cron needs of documents with a deletion mark, by uuid: whether
+ * they are deleted, and their list entry (who issued them routes to it).
+ */
+export const findMarkedDocuments = (db: Database, uuids: string[]) =>
   db
     .select({
       uuid: documents.uuid,
       credentialId: documents.credentialId,
       environment: documents.environment,
+      reference: documents.reference,
+      createdAt: documents.createdAt,
+      transportDate: documents.transportDate,
+      rectifiesUuid: documents.rectifiesUuid,
+      deletedAt: documents.deletedAt,
     })
     .from(documents)
     .where(inArray(documents.uuid, uuids));
+
+/** Where a document may still be deleted: not deleted, rectified or accessed through its QR link. */
+const deletable = and(
+  isNull(documents.deletedAt),
+  isNull(documents.rectifiedByUuid),
+  isNull(documents.firstQrAccessAt),
+);
+
+/**
+ * A credential's own document by uuid, read by a deletion, which in the same
+ * batch writes its pending mark (the intent, which the cron settles
+ * whatever the request then does) when the document may be deleted and was
+ * created since `intent.createdSince`.
+ */
+export async function findOwnDocumentForDeletion(
+  db: Database,
+  credentialId: string,
+  uuid: string,
+  intent: { at: number; createdSince: number },
+): Promise<DocumentRow | undefined> {
+  const [rows] = await db.batch([
+    db
+      .select()
+      .from(documents)
+      .where(
+        and(eq(documents.uuid, uuid), eq(documents.credentialId, credentialId)),
+      )
+      .limit(1),
+    insertPendingDeletionMarkIf(
+      db,
+      { documentUuid: uuid, createdAt: intent.at },
+      and(
+        eq(documents.credentialId, credentialId),
+        gte(documents.createdAt, intent.createdSince),
+        deletable,
+      ) as SQL,
+    ),
+  ]);
+  return rows[0];
+}
 
 export type ReservationRow = typeof referenceReservations.$inferSelect;
 
@@ -344,31 +407,81 @@ const literalRow = (row: DocumentRow) =>
     ]),
   ) as { [Key in keyof DocumentRow]: SQL.Aliased<DocumentRow[Key]> };
 
+/** At most `max` versions ever issued by a demo session: the condition of its commits. */
+export interface DemoCap {
+  credentialId: string;
+  max: number;
+}
+
+/** True while the demo session has issued fewer versions than its cap. */
+const underCap = (db: Database, cap: DemoCap) =>
+  sql`(${db
+    .select({ issued: count() })
+    .from(documents)
+    .where(
+      and(eq(documents.credentialId, cap.credentialId), isDemoDocument),
+    )}) < ${cap.max}`;
+
 /**
  * Makes a created document visible in one batch of its shard: the document,
  * its reference reservation (in the same shard: the reference's bucket) and
  * its "issued" event. A reference already reserved fails the whole batch
- * with a unique violation. The note of its pending PDF stays until it is
- * listed (issue-document.ts).
+ * with a unique violation. With `cap`, the document is written only while
+ * its demo session is under it, and the reservation then goes again in the
+ * same batch: false when the cap refused it. The note of its pending PDF
+ * stays until it is listed (issue-document.ts).
  */
 export async function commitCreatedDocument(
   db: Database,
   row: DocumentRow,
   by: { credentialId: string; requestId: string },
-): Promise<void> {
+  cap?: DemoCap,
+): Promise<boolean> {
   const reservation = reservationFor(row);
-  await db.batch([
-    db.insert(documents).values(row),
+  const document = cap
+    ? db
+        .insert(documents)
+        .select(
+          db
+            .select(literalRow(row))
+            .from(sql`(select 1)`)
+            .where(underCap(db, cap)),
+        )
+    : db.insert(documents).values(row);
+  const [inserted] = await db.batch([
+    document.returning({ uuid: documents.uuid }),
     ...(reservation
       ? [db.insert(referenceReservations).values(reservation)]
       : []),
-    insertAuditEvent(db, {
-      ...by,
-      occurredAt: row.createdAt,
-      documentUuid: row.uuid,
-      type: "issued",
-    }),
+    ...(reservation && cap
+      ? [
+          db
+            .delete(referenceReservations)
+            .where(
+              and(
+                eq(referenceReservations.documentUuid, row.uuid),
+                notExists(
+                  db
+                    .select({ uuid: documents.uuid })
+                    .from(documents)
+                    .where(eq(documents.uuid, row.uuid)),
+                ),
+              ),
+            ),
+        ]
+      : []),
+    insertAuditEventIf(
+      db,
+      {
+        ...by,
+        occurredAt: row.createdAt,
+        documentUuid: row.uuid,
+        type: "issued",
+      },
+      isNotNull(documents.uuid),
+    ),
   ]);
+  return inserted.length > 0;
 }
 
 /**
@@ -376,12 +489,14 @@ export async function commitCreatedDocument(
  * original may be corrected (not deleted, not rectified): the original
  * marked rectified by it, the new version, and both events, each written
  * only if the mark took effect. False when it did not: nothing was written.
- * Its new reference was reserved apart (reserveForCorrection).
+ * With `cap`, also only while its demo session is under it. Its new
+ * reference was reserved apart (reserveForCorrection).
  */
 export async function commitCorrection(
   db: Database,
   row: DocumentRow & { rectifiesUuid: string },
   by: { credentialId: string; requestId: string },
+  cap?: DemoCap,
 ): Promise<boolean> {
   const original = row.rectifiesUuid;
   const marked = sql`${documents.rectifiedByUuid} = ${row.uuid}`;
@@ -395,6 +510,7 @@ export async function commitCorrection(
           eq(documents.uuid, original),
           isNull(documents.rectifiedByUuid),
           isNull(documents.deletedAt),
+          cap && underCap(db, cap),
         ),
       )
       .returning({ uuid: documents.uuid }),
@@ -439,14 +555,7 @@ export async function markDeleted(
     db
       .update(documents)
       .set({ deletedAt: deletion.at, deleteReason: deletion.reason })
-      .where(
-        and(
-          eq(documents.uuid, uuid),
-          isNull(documents.deletedAt),
-          isNull(documents.rectifiedByUuid),
-          isNull(documents.firstQrAccessAt),
-        ),
-      )
+      .where(and(eq(documents.uuid, uuid), deletable))
       .returning({ uuid: documents.uuid }),
     insertAuditEventIf(
       db,

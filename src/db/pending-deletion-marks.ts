@@ -1,4 +1,13 @@
-import { and, eq, inArray, lte, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  eq,
+  inArray,
+  isNotNull,
+  lte,
+  notExists,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { Database } from "./client";
 import { documents, pendingDeletionMarks } from "./schema";
 
@@ -45,3 +54,29 @@ export const deletePendingDeletionMarks = (
   db
     .delete(pendingDeletionMarks)
     .where(inArray(pendingDeletionMarks.documentUuid, documentUuids));
+
+/**
+ * Removes the marks of deletions that never took effect, each only while
+ * its document is still not deleted (one that committed meanwhile keeps
+ * its mark for the next run).
+ */
+export const deleteUndoneDeletionMarks = (
+  db: Database,
+  documentUuids: string[],
+) =>
+  db.delete(pendingDeletionMarks).where(
+    and(
+      inArray(pendingDeletionMarks.documentUuid, documentUuids),
+      notExists(
+        db
+          .select({ uuid: documents.uuid })
+          .from(documents)
+          .where(
+            and(
+              eq(documents.uuid, pendingDeletionMarks.documentUuid),
+              isNotNull(documents.deletedAt),
+            ),
+          ),
+      ),
+    ),
+  );

@@ -7,7 +7,6 @@ import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
 import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
-import type { Locks } from "./locks";
 import type { RateLimits } from "./rate-limits";
 
 /** Runs `work` after the answer is sent; `task` names it if it fails. */
@@ -34,7 +33,6 @@ export interface Services {
   /** The PDF renderer (src/pdf), passed in so that tests can replace it. */
   renderPdf: RenderPdf;
   fonts: FontStore;
-  locks: Locks;
   rateLimits: RateLimits;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */

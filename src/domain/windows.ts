@@ -20,6 +20,10 @@ export const readWindowStart = (now: number): number =>
 export const isWithinDeleteWindow = (createdAt: number, now: number): boolean =>
   now < createdAt + DELETE_WINDOW_MS;
 
+/** Earliest creation time still inside the delete window at `now`. */
+export const deleteWindowStart = (now: number): number =>
+  now - DELETE_WINDOW_MS + 1;
+
 // The archiver waits this long past the read window, so that a request that
 // began inside the window still finds the body in D1 when it reads it.
 const ARCHIVE_MARGIN_MS = HOUR_MS;

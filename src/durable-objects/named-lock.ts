@@ -4,11 +4,11 @@ import { DurableObject } from "cloudflare:workers";
 const LEASE_MS = 30_000;
 
 /**
- * One named lock (one object per name: a document or a demo session; see
- * src/domain/locks.ts). Callers queue on `acquire` until the holder releases
- * or its lease runs out. The state lives in memory: a lock lost with an
- * evicted object, or a lapsed lease, only removes serialization; every
- * commit checks its own preconditions (docs/failures.md).
+ * One named lock, one object per name. Callers queue on `acquire` until the
+ * holder releases or its lease runs out. No operation takes one: every
+ * commit checks its own preconditions in its batch (docs/failures.md). The
+ * class stays while the `LOCKS` binding and the Durable Object migrations of
+ * wrangler.toml name it.
  */
 export class NamedLock extends DurableObject<Env> {
   #holder: { token: string; expiresAt: number } | null = null;

@@ -26,6 +26,7 @@ export const SHAPING: Record<FallbackFamily, "cmap" | "opentype"> = {
   hebrew: "cmap",
   cjk: "cmap",
   hangul: "cmap",
-  emoji: "cmap",
+  // Sequences (skin tone, family, flag, keycap) become one glyph by its GSUB.
+  emoji: "opentype",
   "last-resort": "cmap",
 };

@@ -10,6 +10,7 @@ import { header } from "../openapi/responses";
 import { errorBodySchema } from "../schemas/error-body";
 import { INVALID_TAX_ID_MESSAGE } from "../schemas/party";
 import { codesOf } from "./error-catalog";
+import { errorPage } from "./error-page";
 
 // The error answers of the API descriptions, from the error catalog: each
 // status says what it means, then every code it carries, worded as the
@@ -79,11 +80,13 @@ interface Options {
   issuing?: boolean;
   /** The only codes it answers of their statuses; otherwise every code of a status. */
   codes?: readonly ErrorCode[];
+  /** A QR link: a browser that ranks HTML above JSON gets a page instead. */
+  page?: boolean;
 }
 
 function errorResponse(
   status: Exclude<DocumentedErrorStatus, 422>,
-  { api = "customers", codes: only = [] }: Options,
+  { api = "customers", codes: only = [], page = false }: Options,
 ): ResponseObject {
   const all = codesOf(status, api);
   const listed = all.filter(({ code }) => only.includes(code));
@@ -112,6 +115,14 @@ function errorResponse(
           ]),
         ),
       },
+      ...(page
+        ? {
+            "text/html": {
+              schema: { type: "string" },
+              example: errorPage(status),
+            },
+          }
+        : {}),
     },
   };
 }

@@ -1,11 +1,15 @@
 import * as z from "zod";
-import { components } from "../schemas/component";
+import {
+  componentRefTo,
+  components,
+  DOCUMENTED_AS,
+} from "../schemas/component";
 
 /** The reference to a schema registered as a component (src/schemas/component.ts). */
 export function componentRef(schema: z.ZodType) {
   const name = components.get(schema)?.id;
   if (!name) throw new Error("The OpenAPI document names no such schema");
-  return { $ref: `#/components/schemas/${name}` };
+  return componentRefTo(name);
 }
 
 /**
@@ -18,6 +22,13 @@ export function componentSchemas(): Record<string, object> {
     io: "input",
     target: "draft-2020-12",
     uri: (id) => `#/components/schemas/${id}`,
+    override: ({ jsonSchema }) => {
+      const variants = jsonSchema[DOCUMENTED_AS];
+      if (variants === undefined) return;
+      const { description } = jsonSchema;
+      for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+      Object.assign(jsonSchema, { description, oneOf: variants });
+    },
   });
   return Object.fromEntries(
     Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [

@@ -1,83 +1,117 @@
+import bidiFactory from "bidi-js";
+
 /** Letters written right to left; digits, even Arabic-Indic ones, run left to right. */
 export const RIGHT_TO_LEFT_LETTER =
   /[[\p{Script=Arabic}\p{Script=Hebrew}]--\p{Nd}]/v;
 
-const LEFT_TO_RIGHT_LETTER = /[\p{L}--[\p{Script=Arabic}\p{Script=Hebrew}]]/v;
-const DIGIT = /\p{Nd}/u;
-const MARK = /\p{M}/u;
-
-/** A piece of a line that one font prints: its characters in logical order. */
-export interface Piece<F> {
-  font: F;
+/**
+ * A unit of a line (a character with the marks on it, or an emoji
+ * sequence), printed in one font; one that a reader extracts as other text
+ * (`actualText`) is a piece of its own.
+ */
+export interface Unit<F> {
   text: string;
-  /** Printed right to left: its glyphs go in reverse order. */
-  rightToLeft: boolean;
+  font: F;
+  actualText?: string;
+}
+
+/** Units of one font and level, in visual order. */
+export interface Piece<U> {
+  units: U[];
+  /** Its embedding level: 0 left to right; odd right to left; a number in right-to-left text 2. */
+  level: number;
+  /** The place of its first unit in the line's logical order. */
+  first: number;
+}
+
+// Built on first use: most lines need no bidi (fontRuns' fast path).
+let bidi: ReturnType<typeof bidiFactory> | undefined;
+
+/**
+ * The embedding level of each unit, by the level of its first character,
+ * and the mirrored form of a one-character unit at a right-to-left level
+ * (UAX #9, L4: `(` prints as `)`).
+ */
+function resolve(units: readonly { text: string }[]): {
+  levels: number[];
+  mirrored: (string | undefined)[];
+} {
+  bidi ??= bidiFactory();
+  const text = units.map((unit) => unit.text).join("");
+  // A left-to-right document: each line's base direction is left to right.
+  const resolved = bidi.getEmbeddingLevels(text, "ltr");
+  const mirrors = bidi.getMirroredCharactersMap(text, resolved.levels);
+  const levels: number[] = [];
+  const mirrored: (string | undefined)[] = [];
+  let offset = 0;
+  for (const unit of units) {
+    levels.push(resolved.levels[offset] ?? 0);
+    mirrored.push(unit.text.length === 1 ? mirrors.get(offset) : undefined);
+    offset += unit.text.length;
+  }
+  return { levels, mirrored };
 }
 
 /**
- * A line as pieces of one font each, in the order they print from left to
- * right. A minimal bidi for a left-to-right document: a stretch from a
- * right-to-left letter to the last one before the next left-to-right letter
- * (the spaces, punctuation and numbers between them included) prints right
- * to left, its pieces in reverse order, numbers still left to right.
+ * The units' indices in visual order (UAX #9, L2): from the highest level
+ * down to the lowest odd one, every run at that level or higher is reversed.
  */
-export function visualPieces<F>(
-  characters: readonly string[],
-  fontOf: (character: string) => F,
-): Piece<F>[] {
-  const pieces: Piece<F>[] = [];
-  let i = 0;
-  while (i < characters.length) {
-    const character = characters[i] ?? "";
-    if (!RIGHT_TO_LEFT_LETTER.test(character)) {
-      append(pieces, fontOf(character), character, false);
-      i++;
-      continue;
+function visualOrder(levels: readonly number[]): number[] {
+  const order = levels.map((_, index) => index);
+  const highest = Math.max(0, ...levels);
+  for (let level = highest; level >= 1; level--) {
+    let start = 0;
+    while (start < order.length) {
+      if ((levels[order[start] ?? 0] ?? 0) < level) {
+        start++;
+        continue;
+      }
+      let end = start;
+      while (
+        end + 1 < order.length &&
+        (levels[order[end + 1] ?? 0] ?? 0) >= level
+      )
+        end++;
+      const run = order.slice(start, end + 1).reverse();
+      order.splice(start, run.length, ...run);
+      start = end + 1;
     }
-    let end = i;
-    for (let k = i; k < characters.length; k++) {
-      const next = characters[k] ?? "";
-      if (LEFT_TO_RIGHT_LETTER.test(next)) break;
-      if (RIGHT_TO_LEFT_LETTER.test(next)) end = k;
+  }
+  return order;
+}
+
+/**
+ * A line's units as pieces of one font and level each, in the order they
+ * print from left to right, as the Unicode Bidirectional Algorithm orders
+ * them (bidi-js): a number after Arabic or Hebrew words lands on their left.
+ * `mirror` gives the unit that prints a mirrored character in its place.
+ */
+export function visualPieces<U extends Unit<unknown>>(
+  units: readonly U[],
+  mirror: (unit: U, character: string) => U,
+): Piece<U>[] {
+  const { levels, mirrored } = resolve(units);
+  const pieces: Piece<U>[] = [];
+  for (const index of visualOrder(levels)) {
+    const character = mirrored[index];
+    const original = units[index] as U;
+    const unit = character ? mirror(original, character) : original;
+    const level = levels[index] ?? 0;
+    const last = pieces.at(-1);
+    const previous = last?.units.at(-1);
+    if (
+      last &&
+      previous &&
+      previous.font === unit.font &&
+      last.level === level &&
+      previous.actualText === undefined &&
+      unit.actualText === undefined
+    ) {
+      last.units.push(unit);
+      last.first = Math.min(last.first, index);
+    } else {
+      pieces.push({ units: [unit], level, first: index });
     }
-    const stretch: Piece<F>[] = [];
-    for (let k = i; k <= end; k++) {
-      const next = characters[k] ?? "";
-      append(stretch, fontOf(next), next, !DIGIT.test(next));
-    }
-    pieces.push(...stretch.reverse());
-    i = end + 1;
   }
   return pieces;
-}
-
-/** Adds a character to the last piece when it has the same font and direction. */
-function append<F>(
-  pieces: Piece<F>[],
-  font: F,
-  character: string,
-  rightToLeft: boolean,
-): void {
-  const last = pieces.at(-1);
-  if (last && last.font === font && last.rightToLeft === rightToLeft) {
-    last.text += character;
-  } else {
-    pieces.push({ font, text: character, rightToLeft });
-  }
-}
-
-/**
- * The characters of a right-to-left piece in visual order, each combining
- * mark still after the letter it sits on.
- */
-export function reversedClusters(text: string): string {
-  const clusters: string[] = [];
-  for (const character of text) {
-    if (MARK.test(character) && clusters.length > 0) {
-      clusters[clusters.length - 1] += character;
-    } else {
-      clusters.push(character);
-    }
-  }
-  return clusters.reverse().join("");
 }

@@ -1,82 +1,78 @@
-import type { DocumentData } from "../schemas/document-request";
+import {
+  type DocumentField,
+  PART_FIELDS,
+  type PrintedData,
+  type PrintedShipment,
+  partsInOrder,
+  SHIPMENT_KEYS,
+  type ShipmentField,
+  VEHICLE_CHANGES,
+} from "./printed-fields";
 
 /**
- * Each data field a document prints, in printed order, with the parts of the
- * normalized data it shows: a tax id with its country, an address whole. The
- * reference is left out: it names the version (a correction needs its own),
- * it is not data of the transport; metadata is never printed.
+ * One thing a correction changed on the page. Shipments are numbered as
+ * printed, from 1 (`shipment` is null when neither version is grouped); the
+ * n-th shipment of one version is compared with the n-th of the other,
+ * since the order listed is the order printed (it implies no order of
+ * execution), and a number then means the same row on both documents.
  */
-const PRINTED_FIELDS = {
-  transport_date: (data) => [data.transport_date],
-  "shipper.name": (data) => [data.shipper.name],
-  "shipper.tax_id": ({ shipper }) => [shipper.tax_id, shipper.tax_country],
-  "shipper.address": ({ shipper }) => addressParts(shipper.address),
-  "carrier.name": (data) => [data.carrier.name],
-  "carrier.tax_id": ({ carrier }) => [carrier.tax_id, carrier.tax_country],
-  "carrier.address": ({ carrier }) =>
-    carrier.address ? addressParts(carrier.address) : [null],
-  "origin.place": (data) => [data.origin.place],
-  "origin.address": (data) => addressParts(data.origin),
-  "destination.place": (data) => [data.destination.place],
-  "destination.address": (data) => addressParts(data.destination),
-  "goods.description": (data) => [data.goods.description],
-  "goods.weight_kg": (data) => [data.goods.weight_kg],
-  "goods.alternative_measure": ({ goods }) => [
-    goods.alternative_measure?.value ?? null,
-    goods.alternative_measure?.unit ?? null,
-  ],
-  "vehicle.registration": ({ vehicle }) => [
-    vehicle.registration,
-    vehicle.country,
-  ],
-  "vehicle.trailer_registration": ({ vehicle }) => [
-    vehicle.trailer_registration,
-    vehicle.trailer_country,
-  ],
-  "special_authorization.number": (data) => [
-    data.special_authorization?.number ?? null,
-  ],
-  "special_authorization.issuer": (data) => [
-    data.special_authorization?.issuer ?? null,
-  ],
-  observations: (data) => [data.observations],
-} satisfies Record<string, (data: DocumentData) => (string | null)[]>;
+export type Change =
+  | { kind: "field"; field: DocumentField }
+  | { kind: "shipment field"; shipment: number | null; field: ShipmentField }
+  | { kind: "shipment added" | "shipment removed"; shipment: number }
+  | { kind: "became grouped" | "became single" };
 
-/** A printed data field, named by its place in the data. */
-export type PrintedField = keyof typeof PRINTED_FIELDS;
-
-const FIELDS = Object.keys(PRINTED_FIELDS) as PrintedField[];
-
-/** The registrations: a change of either is a change of vehicle (Orden FOM/2861/2012 art. 6 g). */
-const VEHICLE_FIELDS: readonly PrintedField[] = [
-  "vehicle.registration",
-  "vehicle.trailer_registration",
-];
-
-function addressParts(address: {
-  street: string | null;
-  postal_code: string | null;
-  city: string;
-  country: string;
-}): (string | null)[] {
-  return [address.street, address.postal_code, address.city, address.country];
+function shipmentChanges(before: PrintedData, after: PrintedData): Change[] {
+  const numbered = before.grouped || after.grouped;
+  const changes: Change[] =
+    before.grouped === after.grouped
+      ? []
+      : [{ kind: after.grouped ? "became grouped" : "became single" }];
+  const { shipments: olds } = before.compared;
+  const { shipments: nows } = after.compared;
+  for (let index = 0; index < Math.max(olds.length, nows.length); index++) {
+    const shipment = index + 1;
+    const old = olds[index];
+    const now = nows[index];
+    if (!old) changes.push({ kind: "shipment added", shipment });
+    else if (!now) changes.push({ kind: "shipment removed", shipment });
+    else changes.push(...fieldsOf(old, now, numbered ? shipment : null));
+  }
+  return changes;
 }
+
+const fieldsOf = (
+  before: PrintedShipment,
+  after: PrintedShipment,
+  shipment: number | null,
+): Change[] =>
+  SHIPMENT_KEYS.filter((field) => before[field] !== after[field]).map(
+    (field) => ({ kind: "shipment field", shipment, field }),
+  );
 
 /**
  * The printed fields whose normalized values differ between a version and
- * its correction, in printed order. Both are normalized data, so a plate
- * written with other spaces or case is no change.
+ * its correction, in the correction's printed order: a plate written with
+ * other spaces or case is no change.
  */
-export function changedFields(
-  before: DocumentData,
-  after: DocumentData,
-): PrintedField[] {
-  return FIELDS.filter((field) => {
-    const parts = PRINTED_FIELDS[field];
-    return JSON.stringify(parts(before)) !== JSON.stringify(parts(after));
-  });
-}
+export const changedFields = (
+  before: PrintedData,
+  after: PrintedData,
+): Change[] =>
+  partsInOrder(after.grouped).flatMap((part): Change[] =>
+    part === "shipments"
+      ? shipmentChanges(before, after)
+      : PART_FIELDS[part]
+          .filter(
+            (field) =>
+              before.compared.fields[field] !== after.compared.fields[field],
+          )
+          .map((field) => ({ kind: "field", field })),
+  );
 
 /** Whether the changes include a change of vehicle. */
-export const changesVehicle = (fields: readonly PrintedField[]): boolean =>
-  fields.some((field) => VEHICLE_FIELDS.includes(field));
+export const changesVehicle = (changes: readonly Change[]): boolean =>
+  changes.some(
+    (change) =>
+      change.kind === "field" && VEHICLE_CHANGES.includes(change.field),
+  );

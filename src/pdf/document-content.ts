@@ -1,8 +1,3 @@
-import type {
-  IssuedDocument,
-  RectifiedVersion,
-} from "../domain/documents/render-port";
-import type { DocumentData } from "../schemas/document-request";
 import {
   COLUMN_GAP,
   columnsBlock,
@@ -11,15 +6,24 @@ import {
   HALF_WIDTH,
   linesBlock,
 } from "./blocks";
-import { changedFields, changesVehicle } from "./changed-fields";
+import { changesVehicle } from "./changed-fields";
 import { changeList } from "./field-names";
 import { printable } from "./fonts";
-import { formatLocalTime, formatMeasure, formatWeight } from "./format";
 import type { DocumentWording, Messages } from "./i18n";
 import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
-import { originTimeZone } from "./origin-time-zone";
 import type { Block } from "./page-flow";
+import type { PrintedDocument } from "./printed-document";
+import {
+  DOCUMENT_FIELDS,
+  type DocumentField,
+  type Part,
+  type PrintedData,
+  partsInOrder,
+  SHIPMENT_FIELDS,
+  type ShipmentField,
+} from "./printed-fields";
 import type { QrSquare } from "./qr-code";
+import { shipmentTable } from "./shipment-table";
 import {
   COLORS,
   CONTENT_WIDTH,
@@ -73,24 +77,6 @@ function writer(styles: TextStyles) {
   return { heading, value, field, section };
 }
 
-/** An address or a transport location; a location may lack street and postal code. */
-interface PostalAddress {
-  street: string | null;
-  postal_code: string | null;
-  city: string;
-  country: string;
-}
-
-/** Street, then postal code and city, then country, one per line. */
-const addressLines = (address: PostalAddress): string =>
-  [
-    address.street,
-    [address.postal_code, address.city].filter(Boolean).join(" "),
-    address.country,
-  ]
-    .filter(Boolean)
-    .join("\n");
-
 /** The QR code's square, at the right margin, in the block whose top is `top`. */
 export const qrSquare = (top: number): QrSquare => ({
   x: PAGE.width - PAGE.margin - QR_SIZE,
@@ -98,46 +84,94 @@ export const qrSquare = (top: number): QrSquare => ({
   size: QR_SIZE,
 });
 
-const withCountry = (identifier: string, country: string): string =>
-  `${identifier} (${country})`;
+/** A field's label and printed text, as its section prints them. */
+const entry = (
+  messages: Messages,
+  field: { label: keyof Messages },
+  text: string | null,
+): [label: string, text: string | null] => [messages[field.label], text];
 
 /** Everything a document prints below the page header, in reading order. */
 export function documentContent(
-  document: IssuedDocument,
+  document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
 ): Block[] {
   const messages = wording.printed;
   const write = writer(styles);
-  const { data } = document;
-  const { shipper, carrier, origin, destination, goods, vehicle } = data;
-  const authorization = data.special_authorization;
+  const { printed } = document;
+  const fields = (...keys: DocumentField[]) =>
+    keys.map((key) =>
+      entry(messages, DOCUMENT_FIELDS[key], printed.fields[key]),
+    );
+  const parts: Record<Part, () => Block[]> = {
+    parties: () => [
+      columnsBlock(
+        write.section(
+          messages.shipper,
+          fields("shipper.name", "shipper.tax_id", "shipper.address"),
+        ),
+        write.section(
+          messages.carrier,
+          fields("carrier.name", "carrier.tax_id", "carrier.address"),
+        ),
+      ),
+    ],
+    shipments: () =>
+      printed.grouped
+        ? shipmentTable(printed, messages, styles, (title) =>
+            write.heading(title, CONTENT_WIDTH),
+          )
+        : singleShipment(printed, messages, styles),
+    vehicle: () => [
+      columnsBlock(
+        write.section(
+          messages.vehicle,
+          fields("vehicle.registration", "vehicle.trailer_registration"),
+        ),
+        write.section(
+          messages.specialAuthorization,
+          fields(
+            "special_authorization.number",
+            "special_authorization.issuer",
+          ),
+        ),
+      ),
+    ],
+    observations: () => [
+      linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
+      ...flowingBlocks(write.value(printed.fields.observations, CONTENT_WIDTH)),
+    ],
+  };
   return [
     identificationBlock(document, wording, styles),
+    ...partsInOrder(printed.grouped).flatMap((part) => parts[part]()),
+  ];
+}
+
+/** The one shipment of a document: origin and destination side by side, then its goods. */
+function singleShipment(
+  printed: PrintedData,
+  messages: Messages,
+  styles: TextStyles,
+): Block[] {
+  const write = writer(styles);
+  const shipment = printed.shipments[0] as PrintedData["shipments"][number];
+  const fields = (...keys: ShipmentField[]) =>
+    keys.map((key) => entry(messages, SHIPMENT_FIELDS[key], shipment[key]));
+  // The weight, or the other measure when the goods have none.
+  const [quantityLabel, quantity] = fields(
+    shipment["goods.weight_kg"] !== null
+      ? "goods.weight_kg"
+      : "goods.alternative_measure",
+  )[0] as [string, string | null];
+  return [
     columnsBlock(
-      write.section(messages.shipper, [
-        [messages.name, shipper.name],
-        [messages.taxId, withCountry(shipper.tax_id, shipper.tax_country)],
-        [messages.registeredAddress, addressLines(shipper.address)],
-      ]),
-      write.section(messages.carrier, [
-        [messages.name, carrier.name],
-        [messages.taxId, withCountry(carrier.tax_id, carrier.tax_country)],
-        [
-          messages.registeredAddress,
-          carrier.address && addressLines(carrier.address),
-        ],
-      ]),
-    ),
-    columnsBlock(
-      write.section(messages.origin, [
-        [messages.place, origin.place],
-        [messages.address, addressLines(origin)],
-      ]),
-      write.section(messages.destination, [
-        [messages.place, destination.place],
-        [messages.address, addressLines(destination)],
-      ]),
+      write.section(messages.origin, fields("origin.place", "origin.address")),
+      write.section(
+        messages.destination,
+        fields("destination.place", "destination.address"),
+      ),
     ),
     linesBlock(
       [
@@ -151,44 +185,8 @@ export function documentContent(
       ],
       true,
     ),
-    ...flowingBlocks(write.value(goods.description, CONTENT_WIDTH)),
-    linesBlock(
-      goods.weight_kg !== null
-        ? write.field(
-            messages.weight,
-            formatWeight(goods.weight_kg),
-            CONTENT_WIDTH,
-          )
-        : write.field(
-            messages.alternativeMeasure,
-            goods.alternative_measure &&
-              formatMeasure(
-                goods.alternative_measure.value,
-                goods.alternative_measure.unit,
-              ),
-            CONTENT_WIDTH,
-          ),
-    ),
-    columnsBlock(
-      write.section(messages.vehicle, [
-        [
-          messages.vehicleRegistration,
-          withCountry(vehicle.registration, vehicle.country),
-        ],
-        [
-          messages.trailerRegistration,
-          vehicle.trailer_registration &&
-            vehicle.trailer_country &&
-            withCountry(vehicle.trailer_registration, vehicle.trailer_country),
-        ],
-      ]),
-      write.section(messages.specialAuthorization, [
-        [messages.authorizationNumber, authorization?.number ?? null],
-        [messages.authorizationIssuer, authorization?.issuer ?? null],
-      ]),
-    ),
-    linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
-    ...flowingBlocks(write.value(data.observations, CONTENT_WIDTH)),
+    ...flowingBlocks(write.value(shipment["goods.description"], CONTENT_WIDTH)),
+    linesBlock(write.field(quantityLabel, quantity, CONTENT_WIDTH)),
   ];
 }
 
@@ -198,7 +196,7 @@ export function documentContent(
  * and the QR code on the right, with its caption under it, flush right.
  */
 function identificationBlock(
-  document: IssuedDocument,
+  document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
 ): Block {
@@ -206,26 +204,29 @@ function identificationBlock(
   const write = writer(styles);
   const width = CONTENT_WIDTH - QR_SIZE - COLUMN_GAP;
   const half = (width - COLUMN_GAP) / 2;
-  const { data } = document;
-  const reference = write.field(messages.reference, data.reference, half, 0);
+  const reference = write.field(
+    messages.reference,
+    document.reference,
+    half,
+    0,
+  );
   const transportDate = write.field(
-    messages.transportDate,
-    data.transport_date,
+    ...entry(
+      messages,
+      DOCUMENT_FIELDS.transport_date,
+      document.printed.fields.transport_date,
+    ),
     half,
     0,
   );
   const firstRow = Math.max(heightOf(reference), heightOf(transportDate));
-  const issuedAt = write.field(
-    messages.issuedAt,
-    timeOfIssue(document, messages),
-    width,
-  );
+  const issuedAt = write.field(messages.issuedAt, document.timeOfIssue, width);
   const identity = firstRow + heightOf(issuedAt);
   // Clear of the caption, which reaches under the code further left.
   const boxWidth = CONTENT_WIDTH - CAPTION_WIDTH - COLUMN_GAP;
   const box =
     document.rectifies &&
-    rectificationBox(data, document.rectifies, wording, styles, boxWidth);
+    rectificationBox(document.rectifies, wording, styles, boxWidth);
   const left = identity + (box ? SECTION_GAP + box.height : 0);
   const caption = wrappedLines(messages.qrCaption, styles.small, CAPTION_WIDTH);
   return {
@@ -248,35 +249,21 @@ function identificationBlock(
   };
 }
 
-/** The time of issue on the clocks of the place of loading, with their offset. */
-function timeOfIssue(document: IssuedDocument, messages: Messages): string {
-  const zone = originTimeZone(document.data.origin);
-  const zoneName =
-    zone === "Atlantic/Canary" ? messages.canaryTime : messages.peninsularTime;
-  return formatLocalTime(document.createdAt, zone, zoneName);
-}
-
 /**
  * A correction says, in a tinted box `width` wide at the left margin, which
- * document it rectifies and which printed fields it changed (a change of
+ * document it rectifies and what it changed on the page (a change of
  * vehicle first: art. 6 g of Orden FOM/2861/2012 asks that it be recorded),
  * the list in the document's language, then in Spanish.
  */
 function rectificationBox(
-  data: DocumentData,
-  rectifies: RectifiedVersion,
+  { uuid, changes }: NonNullable<PrintedDocument["rectifies"]>,
   { own, spanish, printed }: DocumentWording,
   styles: TextStyles,
   width: number,
 ): Block {
   const inner = width - 2 * BOX_PADDING;
-  const changes = changedFields(rectifies.data, data);
   const lines = [
-    ...wrappedLines(
-      `${printed.rectifies} ${rectifies.uuid}`,
-      styles.emphasis,
-      inner,
-    ),
+    ...wrappedLines(`${printed.rectifies} ${uuid}`, styles.emphasis, inner),
     ...(changesVehicle(changes)
       ? wrappedLines(printed.changeOfVehicle, styles.emphasis, inner)
       : []),

@@ -1,45 +1,39 @@
-import type { PrintedField } from "./changed-fields";
-import type { MessageKey, Messages } from "./i18n";
-
-/**
- * The labels a field prints under: its section's where the label alone
- * ("Name", "Place") does not say whose it is.
- */
-const FIELD_LABELS: Readonly<Record<PrintedField, readonly MessageKey[]>> = {
-  transport_date: ["transportDate"],
-  "shipper.name": ["shipper", "name"],
-  "shipper.tax_id": ["shipper", "taxId"],
-  "shipper.address": ["shipper", "registeredAddress"],
-  "carrier.name": ["carrier", "name"],
-  "carrier.tax_id": ["carrier", "taxId"],
-  "carrier.address": ["carrier", "registeredAddress"],
-  "origin.place": ["origin", "place"],
-  "origin.address": ["origin", "address"],
-  "destination.place": ["destination", "place"],
-  "destination.address": ["destination", "address"],
-  "goods.description": ["description"],
-  "goods.weight_kg": ["weight"],
-  "goods.alternative_measure": ["alternativeMeasure"],
-  "vehicle.registration": ["vehicleRegistration"],
-  "vehicle.trailer_registration": ["trailerRegistration"],
-  "special_authorization.number": [
-    "specialAuthorization",
-    "authorizationNumber",
-  ],
-  "special_authorization.issuer": [
-    "specialAuthorization",
-    "authorizationIssuer",
-  ],
-  observations: ["observations"],
-};
+import type { Change } from "./changed-fields";
+import type { Messages } from "./i18n";
+import { DOCUMENT_FIELDS, SHIPMENT_FIELDS } from "./printed-fields";
 
 /** A field's name in one language: `Contractual shipper — Name or company name`. */
-const fieldName = (messages: Messages, field: PrintedField): string =>
-  FIELD_LABELS[field].map((key) => messages[key]).join(" — ");
+const fieldName = (
+  messages: Messages,
+  { section, label }: { section?: keyof Messages; label: keyof Messages },
+): string =>
+  section ? `${messages[section]} — ${messages[label]}` : messages[label];
 
-/** The list of changes in one language: `Changes: Vehicle registration; Weight`. */
+/** One change in one language: `Vehicle registration`, `Shipment 3: Weight`. */
+function changeName(messages: Messages, change: Change): string {
+  switch (change.kind) {
+    case "field":
+      return fieldName(messages, DOCUMENT_FIELDS[change.field]);
+    case "shipment field": {
+      const name = fieldName(messages, SHIPMENT_FIELDS[change.field]);
+      return change.shipment === null
+        ? name
+        : `${messages.shipment} ${change.shipment}: ${name}`;
+    }
+    case "shipment added":
+      return `${messages.shipment} ${change.shipment}: ${messages.shipmentAdded}`;
+    case "shipment removed":
+      return `${messages.shipment} ${change.shipment}: ${messages.shipmentRemoved}`;
+    case "became grouped":
+      return messages.becameGrouped;
+    case "became single":
+      return messages.becameSingle;
+  }
+}
+
+/** The list of changes in one language: `Changes: Vehicle registration; Shipment 3: Weight`. */
 export const changeList = (
   messages: Messages,
-  fields: readonly PrintedField[],
+  changes: readonly Change[],
 ): string =>
-  `${messages.changes}: ${fields.map((field) => fieldName(messages, field)).join("; ")}`;
+  `${messages.changes}: ${changes.map((change) => changeName(messages, change)).join("; ")}`;

@@ -81,7 +81,7 @@ function decodeGlyphsOnce(font: fontkit.Font): void {
  * fontkit's `layout` without its shaping engine, which costs more than the
  * rest of a document: our cut of Noto Sans has no GSUB, GPOS or kern table
  * (Latin, Greek and Cyrillic need none once text is NFC, see printable), nor
- * have the fallback fonts but Arabic's (symbols, Hebrew, CJK, emoji), so
+ * have the fallback fonts but Arabic's and emoji's (symbols, Hebrew, CJK), so
  * shaping a string is only mapping each code point through the cmap, which
  * this does with one cached glyph per code point. pdf-lib reads the glyphs'
  * ids and advance widths, exactly what the full engine gives for this font.
@@ -144,6 +144,18 @@ export function glyphsWithoutText(
     .get(font)
     ?.layout(text)
     .glyphs.map((glyph) => glyph.codePoints.length === 0);
+}
+
+/**
+ * The code points of the one glyph that `font`'s own layout draws `sequence`
+ * with (an emoji font's ligature), or null when it draws it otherwise.
+ */
+export function ligatureOf(font: PDFFont, sequence: string): number[] | null {
+  const glyphs = shapedFonts.get(font)?.layout(sequence).glyphs;
+  const [glyph] = glyphs ?? [];
+  return glyphs?.length === 1 && glyph && glyph.id !== 0
+    ? glyph.codePoints
+    : null;
 }
 
 /** fontkit as pdf-lib registers it. */

@@ -63,6 +63,12 @@ export function formatWeight(kilograms: string): string {
 export const formatMeasure = (value: string, unit: string): string =>
   `${formatDecimal(value, MEASURE_DECIMALS)} ${unit}`;
 
+/** A calendar date as a Spanish reader writes it: `2026-11-21` → `21/11/2026`. */
+export function formatDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split("-");
+  return `${day}/${month}/${year}`;
+}
+
 const MINUTE = 60_000;
 
 const clocks = new Map<string, Intl.DateTimeFormat>();
@@ -89,7 +95,7 @@ const twoDigits = (value: number): string => String(value).padStart(2, "0");
 
 /**
  * A time as the clocks of a time zone showed it, to the minute, with the
- * zone's offset and its name: `2026-11-23 14:16 (UTC+01:00, hora peninsular)`.
+ * zone's offset and its name: `23/11/2026 14:16 (UTC+01:00, hora peninsular)`.
  * The offset comes from the wall time itself, so it is right on either side
  * of a change of daylight-saving time.
  */
@@ -115,5 +121,6 @@ export function formatLocalTime(
   const sign = offset < 0 ? "-" : "+";
   const hours = twoDigits(Math.floor(Math.abs(offset) / 60));
   const minutes = twoDigits(Math.abs(offset) % 60);
-  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} (UTC${sign}${hours}:${minutes}, ${zoneName})`;
+  const date = formatDate(`${part.year}-${part.month}-${part.day}`);
+  return `${date} ${part.hour}:${part.minute} (UTC${sign}${hours}:${minutes}, ${zoneName})`;
 }

@@ -1,10 +1,17 @@
 import type { PageCanvas } from "./drawing";
 
-/** A piece of content that is never split across pages. */
+/** A piece of content, never split across pages unless it is taller than one. */
 export interface Block {
   readonly height: number;
   /** A heading or a label: it goes to the next page with the block after it. */
   readonly keepWithNext?: boolean;
+  /** Printed first on a page this block starts (a table's repeated heading). */
+  readonly runningHead?: Block;
+  /**
+   * For a block that may be taller than a page: its first part at most
+   * `height` tall and the rest, or null when not even its first lines fit.
+   */
+  split?(height: number): [Block, Block] | null;
   /** Draws the block with its top edge at `top`. */
   draw(canvas: PageCanvas, top: number): void;
 }
@@ -20,11 +27,30 @@ export interface ContentArea {
   bottom: number;
 }
 
-/** Height of a block and of every block kept with it. */
-function keptHeight(blocks: readonly Block[], start: number): number {
+/** The room a block has on a page of its own, under its running head. */
+const roomOnFreshPage = (block: Block, area: ContentArea): number =>
+  area.top - (block.runningHead?.height ?? 0) - area.bottom;
+
+/** Whether a block is split wherever it starts: it is taller than a page. */
+const splits = (block: Block, area: ContentArea): boolean =>
+  block.split !== undefined && block.height > roomOnFreshPage(block, area);
+
+/**
+ * Height of a block and of the blocks kept with it, as many of them as a
+ * page holds; a block that splits counts for nothing, since it starts
+ * wherever there is room.
+ */
+function keptHeight(
+  blocks: readonly Block[],
+  start: number,
+  area: ContentArea,
+): number {
+  const page = roomOnFreshPage(blocks[start] as Block, area);
   let height = 0;
   for (let i = start; i < blocks.length; i++) {
     const block = blocks[i] as Block;
+    if (splits(block, area) || (i > start && height + block.height > page))
+      break;
     height += block.height;
     if (!block.keepWithNext) break;
   }
@@ -33,24 +59,53 @@ function keptHeight(blocks: readonly Block[], start: number): number {
 
 /**
  * Lays blocks out top to bottom, page after page, starting a new page when a
- * block (with the blocks it is kept with) does not fit on the current one.
- * Returns the blocks of each page with their positions.
+ * block (with the blocks it is kept with) does not fit on the current one;
+ * a block taller than a page fills the rest of the page and goes on on the
+ * next ones. Returns the blocks of each page with their positions.
  */
 export function paginate(
   blocks: readonly Block[],
   area: ContentArea,
 ): PlacedBlock[][] {
+  const pending = [...blocks];
   let current: PlacedBlock[] = [];
   const pages = [current];
   let top = area.top;
-  blocks.forEach((block, index) => {
-    if (current.length > 0 && top - keptHeight(blocks, index) < area.bottom) {
-      current = [];
-      pages.push(current);
-      top = area.top;
-    }
+  let fresh = true;
+  const place = (block: Block) => {
     current.push({ block, top });
     top -= block.height;
-  });
+  };
+  const newPage = (first: Block) => {
+    current = [];
+    pages.push(current);
+    top = area.top;
+    fresh = true;
+    if (first.runningHead) place(first.runningHead);
+  };
+  let index = 0;
+  while (index < pending.length) {
+    const block = pending[index] as Block;
+    const room = top - area.bottom;
+    if (splits(block, area) && block.height > room) {
+      const parts = block.split?.(room);
+      if (parts) {
+        place(parts[0]);
+        pending[index] = parts[1];
+        newPage(parts[1]);
+        continue;
+      }
+      if (!fresh) {
+        newPage(block);
+        continue;
+      }
+    } else if (!fresh && keptHeight(pending, index, area) > room) {
+      newPage(block);
+      continue;
+    }
+    place(block);
+    fresh = false;
+    index++;
+  }
   return pages;
 }

@@ -13,6 +13,9 @@ import {
   widthIn,
 } from "./styles";
 
+/** The word that marks a demo: in the header, across the page and in the title. */
+export const DEMO_MARK = "DEMO";
+
 const LOGO_SIZE = 34;
 const HEADER_HEIGHT = 46;
 const GAP = 10;
@@ -103,9 +106,9 @@ export function drawPageFrame(
   if (frame.demo) {
     // Also level with the text, where every reader and extractor finds it.
     canvas.text(
-      "DEMO",
+      DEMO_MARK,
       styles.notValid,
-      right - widthIn("DEMO", styles.notValid),
+      right - widthIn(DEMO_MARK, styles.notValid),
       top - styles.pageNumber.leading - styles.notValid.leading,
     );
   }
@@ -159,7 +162,7 @@ function drawNotValid(
  * the document's text (the header carries DEMO as text).
  */
 function drawWatermark(page: PDFPage): void {
-  const { path, width } = boldOutline("DEMO", WATERMARK_SIZE);
+  const { path, width } = boldOutline(DEMO_MARK, WATERMARK_SIZE);
   const angle = Math.atan2(PAGE.height, PAGE.width);
   const capHeight = WATERMARK_SIZE * 0.71;
   // Start the baseline so that the word's centre lands on the page's centre.

@@ -7,7 +7,8 @@ import { documentContent } from "./document-content";
 import { type PdfDrawing, STREAM_DRAWING } from "./drawing";
 import { documentWording, LANGUAGE_TAGS } from "./i18n";
 import { paginate } from "./page-flow";
-import { contentArea, drawPageFrame, pageFrame } from "./page-frame";
+import { contentArea, DEMO_MARK, drawPageFrame, pageFrame } from "./page-frame";
+import { printedDocument } from "./printed-document";
 import { PAGE, textStyles } from "./styles";
 
 const PRODUCER = "DeCA service (pdf-lib)";
@@ -39,7 +40,7 @@ export async function drawDocumentPdf(
   });
 
   const pages = paginate(
-    documentContent(input, wording, styles),
+    documentContent(printedDocument(input, wording.printed), wording, styles),
     contentArea(frame),
   );
   pages.forEach((blocks, index) => {
@@ -50,7 +51,9 @@ export async function drawDocumentPdf(
   });
 
   const created = new Date(input.createdAt);
-  pdf.setTitle(`${wording.own.title} ${input.uuid}`, {
+  // A demo says so wherever a reader lists the file, not only on its pages.
+  const title = `${wording.own.title} ${input.uuid}`;
+  pdf.setTitle(input.demo ? `${DEMO_MARK} — ${title}` : title, {
     showInWindowTitleBar: true,
   });
   pdf.setLanguage(LANGUAGE_TAGS[input.locale]);

@@ -1,4 +1,4 @@
-import type { PDFFont, PDFPage } from "@cantoo/pdf-lib";
+import { type PDFFont, PDFHexString, type PDFPage } from "@cantoo/pdf-lib";
 import { appendContent, fillColor, pdfNumber } from "./content";
 import { fontRuns } from "./font-runs";
 import { glyphsWithoutText } from "./fonts";
@@ -43,21 +43,33 @@ export function drawText(
     state.color = color;
   }
   const y = bottom + style.leading * 0.25;
-  let left = x;
+  // Placed left to right, written in logical order: extractors read the
+  // content stream's order (a number after Arabic lands on its left).
   const runs = fontRuns(text, style);
-  runs.forEach((run, index) => {
+  let left = x;
+  const placed = runs.map((run, index) => {
+    const at = left;
+    if (index < runs.length - 1) {
+      left += run.font.widthOfTextAtSize(run.text, style.size);
+    }
+    return { run, at };
+  });
+  placed.sort((a, b) => a.run.logical - b.run.logical);
+  for (const { run, at } of placed) {
     const font = `${fontKeyOf(page, state, run.font)} ${pdfNumber(style.size)} Tf`;
     if (font !== state.font) {
       state.operators.push(font);
       state.font = font;
     }
+    const shown = shownText(run.font, run.text);
     state.operators.push(
-      `1 0 0 1 ${pdfNumber(left)} ${pdfNumber(y)} Tm ${shownText(run.font, run.text)}`,
+      `1 0 0 1 ${pdfNumber(at)} ${pdfNumber(y)} Tm ${
+        run.actualText === undefined
+          ? shown
+          : `/Span <</ActualText ${PDFHexString.fromText(run.actualText)}>> BDC ${shown} EMC`
+      }`,
     );
-    if (index < runs.length - 1) {
-      left += run.font.widthOfTextAtSize(run.text, style.size);
-    }
-  });
+  }
 }
 
 /**

@@ -38,15 +38,22 @@ export function wrapText(
   return lines;
 }
 
-/** Cuts a word too wide for a line into pieces that fit, at least one character each. */
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * Cuts a word too wide for a line into pieces that fit, at least one
+ * character each: whole user-perceived characters, so that neither an emoji
+ * sequence nor a letter with its marks is cut in two.
+ */
 function breakWord(
   word: string,
   maxWidth: number,
   widthOf: (text: string) => number,
 ): string[] {
+  graphemes ??= new Intl.Segmenter("und", { granularity: "grapheme" });
   const pieces: string[] = [];
   let piece = "";
-  for (const character of word) {
+  for (const { segment: character } of graphemes.segment(word)) {
     if (piece && widthOf(piece + character) > maxWidth) {
       pieces.push(piece);
       piece = "";

@@ -42,3 +42,50 @@ export const exampleRequest = {
   observations: "Carga frágil.",
   metadata: { order_id: 981 },
 };
+
+/** A distribution route: one truck, one shipper, one carrier, three drops. */
+export const exampleGroupedRequest = (() => {
+  const { origin, destination, goods, reference, metadata, ...document } =
+    exampleRequest;
+  return {
+    ...document,
+    shipments: [
+      {
+        origin,
+        destination,
+        goods: {
+          description: "Palés de azulejos cerámicos",
+          weight_kg: "8200",
+        },
+      },
+      {
+        origin,
+        destination: {
+          place: "Obra Residencial Mar",
+          street: "Avenida del Puerto 12",
+          postal_code: "46011",
+          city: "Valencia",
+          country: "ES",
+        },
+        goods: {
+          description: "Adhesivo cementoso en sacos",
+          weight_kg: "2400.5",
+        },
+      },
+      {
+        origin,
+        destination: {
+          place: "Almacén Ribera",
+          city: "Alzira",
+          country: "ES",
+        },
+        goods: {
+          description: "Expositores de muestras",
+          alternative_measure: { value: "3", unit: "palés" },
+        },
+      },
+    ],
+    reference: "RUTA-2026-1121-A",
+    metadata: { route_id: 77 },
+  };
+})();

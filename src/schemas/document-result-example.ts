@@ -1,18 +1,20 @@
+import { documentRequestSchema, splitRequest } from "./document-request";
 import {
-  type DocumentRequest,
-  documentRequestSchema,
-  splitRequest,
-} from "./document-request";
-import { exampleRequest } from "./document-request-example";
+  exampleGroupedRequest,
+  exampleRequest,
+} from "./document-request-example";
 
 /** The uuid of every example document. */
 export const EXAMPLE_UUID = "0b6c7a52-3f1e-4d8a-9c2b-5e4f3a2d1c0b";
 const EXAMPLE_ORIGIN = "https://deca.example";
 
+/** An example request as the service normalizes it. */
+const normalized = (body: unknown) =>
+  splitRequest(documentRequestSchema.parse(body));
+
 /** What the service answers for `exampleRequest`: its own normalization. */
 export function exampleDocument() {
-  const request: DocumentRequest = documentRequestSchema.parse(exampleRequest);
-  const { data, metadata } = splitRequest(request);
+  const { data, metadata } = normalized(exampleRequest);
   return {
     uuid: EXAMPLE_UUID,
     reference: data.reference,
@@ -44,3 +46,23 @@ export function exampleDemoDocument() {
     pdf_url: document.pdf_download_url,
   };
 }
+
+/** What the service answers for `exampleGroupedRequest`. */
+export function exampleGroupedDocument() {
+  const { data, metadata } = normalized(exampleGroupedRequest);
+  const document = exampleDocument();
+  return {
+    ...document,
+    reference: data.reference,
+    pdf: { ...document.pdf, size_bytes: 51874 },
+    data,
+    metadata,
+  };
+}
+
+/** What a dry run answers for `exampleRequest` and `exampleGroupedRequest`. */
+export const exampleDryRuns = () =>
+  [exampleDocument(), exampleGroupedDocument()].map(({ data, pdf }) => ({
+    data,
+    pdf: { pages: pdf.pages, size_bytes: pdf.size_bytes },
+  }));

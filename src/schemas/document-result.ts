@@ -1,7 +1,10 @@
 import * as z from "zod";
 import { component } from "./component";
 import { documentLocaleSchema } from "./document-locale";
-import { documentRequestSchema } from "./document-request";
+import {
+  groupedShipmentsDataSchema,
+  singleShipmentDataSchema,
+} from "./document-request";
 
 // The responses' shapes (docs/api.md, Document result, List, Reading and status), for the OpenAPI document. The
 // transport data is described by the request schema itself: the normalized
@@ -23,11 +26,17 @@ const documentUuid = component(
 /** The accepted request, normalized: the `data` of a result. */
 const documentDataSchema = component(
   "DocumentData",
-  documentRequestSchema.omit({ metadata: true }).meta({
+  z.xor([singleShipmentDataSchema, groupedShipmentsDataSchema]).meta({
     description:
-      "The accepted request, normalized: upper-cased codes, normalized tax ids and plates, weight as a string, null for omitted optional fields.",
+      "The accepted request, normalized: upper-cased codes, normalized tax ids and plates, weight as a string, null for omitted optional fields. One shipment (`origin`, `destination`, `goods`) or a grouped document (`shipments`, with no `shipments` key on a single one).",
   }),
 );
+
+/** What a document's PDF is, issued or only rendered by a dry run. */
+const pdfFacts = {
+  size_bytes: z.int().positive(),
+  pages: z.int().positive(),
+};
 
 /** Variant 1: a real document (sk_test_ or sk_live_). */
 const documentResultSchema = component(
@@ -46,8 +55,7 @@ const documentResultSchema = component(
           .string()
           .regex(/^[0-9a-f]{64}$/)
           .meta({ description: "SHA-256 of the exact stored PDF bytes." }),
-        size_bytes: z.int().positive(),
-        pages: z.int().positive(),
+        ...pdfFacts,
       }),
       pdf_download_url: z.url().meta({
         description:
@@ -85,6 +93,23 @@ export const anyDocumentResultSchema = component(
   }),
 );
 
+/** What a dry run answers (docs/api.md, Dry run). */
+export const dryRunResultSchema = component(
+  "DryRunResult",
+  z
+    .strictObject({
+      data: documentDataSchema,
+      pdf: z.strictObject(pdfFacts).meta({
+        description:
+          "The PDF rendered as a create would render it: its page count and size in bytes (the issued one's size may differ slightly: it carries its own uuid and QR link).",
+      }),
+    })
+    .meta({
+      description:
+        "What a create of the same body would hold as `data`, and the PDF it would render; nothing is issued.",
+    }),
+);
+
 const documentSummarySchema = component(
   "DocumentSummary",
   z.strictObject({
@@ -116,4 +141,5 @@ export const documentStatusSchema = component(
 
 export type RealDocumentResult = z.output<typeof documentResultSchema>;
 export type DocumentResult = z.output<typeof anyDocumentResultSchema>;
+export type DryRunResult = z.output<typeof dryRunResultSchema>;
 export type DocumentList = z.output<typeof documentListSchema>;

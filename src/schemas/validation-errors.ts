@@ -14,6 +14,8 @@ const fieldOf = (path: PropertyKey[]): string | null =>
 const childField = (path: PropertyKey[], key: string): string =>
   fieldOf([...path, key]) ?? key;
 
+export const REQUIRED_MESSAGE = "This field is required.";
+
 // zod's type names, in the words of JSON.
 const TYPE_NAMES: Record<string, string> = {
   object: "an object",
@@ -64,9 +66,7 @@ export function toErrorItems(
       case "invalid_value": {
         const value = valueAt(input, issue.path);
         if (value === undefined) {
-          return [
-            { field, code: "REQUIRED", message: "This field is required." },
-          ];
+          return [{ field, code: "REQUIRED", message: REQUIRED_MESSAGE }];
         }
         if (issue.code === "invalid_value") {
           const types = new Set(issue.values.map(jsonType));

@@ -33,8 +33,9 @@ import {
   countDemoDocuments,
   deleteSummaries,
   findDocumentByUuid,
-  findDocumentIssuers,
+  findMarkedDocuments,
   findOwnDocumentByUuid,
+  findOwnDocumentForDeletion,
   findQrLinkTarget,
   findReservation,
   findReservationHolder,
@@ -59,6 +60,7 @@ import {
 } from "../../src/db/organizations";
 import {
   deletePendingDeletionMarks,
+  deleteUndoneDeletionMarks,
   findStalePendingDeletionMarks,
   insertPendingDeletionMarkIf,
 } from "../../src/db/pending-deletion-marks";
@@ -262,7 +264,12 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       ),
     ),
   deleteSummaries: (db) => deleteSummaries(db, [original.uuid]),
-  findDocumentIssuers: (db) => findDocumentIssuers(db, [original.uuid]),
+  findMarkedDocuments: (db) => findMarkedDocuments(db, [original.uuid]),
+  findOwnDocumentForDeletion: (db) =>
+    findOwnDocumentForDeletion(db, by.credentialId, original.uuid, {
+      at: NOW,
+      createdSince: NOW - 1,
+    }),
   findOwnDocumentByUuid: (db) =>
     findOwnDocumentByUuid(db, by.credentialId, original.uuid),
   findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
@@ -295,6 +302,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     findStalePendingDeletionMarks(db, NOW, 50),
   deletePendingDeletionMarks: async (db) =>
     deletePendingDeletionMarks(db, [deletable.uuid]),
+  deleteUndoneDeletionMarks: async (db) =>
+    deleteUndoneDeletionMarks(db, [deletable.uuid]),
   deletePendingPdfObject: async (db) =>
     deletePendingPdfObject(db, pdfNote.objectKey),
   findStalePendingPdfObjects: async (db) =>

@@ -67,6 +67,8 @@ export const apiClient =
     });
 
 export interface RunningService {
+  /** The loopback port it listens on. */
+  port: number;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -106,11 +108,30 @@ export async function refusedStart(
   return { code, stdout, stderr };
 }
 
+/** How often a start is tried again when its port was taken meanwhile. */
+const PORT_ATTEMPTS = 3;
+
 /**
- * `npm start` on a port and a state folder, in the checkout `cwd` (this one by
- * default); resolves once wrangler is ready.
+ * `npm start` on a free port and a state folder, in the checkout `cwd` (this
+ * one by default); resolves once wrangler is ready. A port found free can be
+ * taken by another process before wrangler binds it (test files start
+ * services side by side): then it starts again on another.
  */
 export async function startService(
+  persistTo: string,
+  cwd?: string,
+): Promise<RunningService> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await freePort(), persistTo, cwd);
+    } catch (error) {
+      const taken = /Address already in use/.test(String(error));
+      if (!taken || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnPort(
   port: number,
   persistTo: string,
   cwd?: string,
@@ -137,7 +158,7 @@ export async function startService(
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { output: () => output, stop };
+  return { port, output: () => output, stop };
 }
 
 /**

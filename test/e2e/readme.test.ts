@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type RunningService, startService } from "./commands";
+import { type RunningService, startService } from "./commands";
 
 // README's examples as a reader runs them: every ```sh block that calls curl,
 // in order, in one shell, against a fresh `npm start`. Only `BASE` (the
@@ -21,9 +21,8 @@ let service: RunningService;
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), "deca-readme-state-"));
   workDir = await mkdtemp(join(tmpdir(), "deca-readme-"));
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  service = await startService(port, stateDir);
+  service = await startService(stateDir);
+  origin = `http://localhost:${service.port}`;
 });
 
 afterAll(async () => {
@@ -53,6 +52,7 @@ describe("README", () => {
       "/qr?format=png",
       "-X PUT",
       "-X DELETE",
+      "/api/v1/documents/validate",
       "/api/v1/demo/tokens",
     ]) {
       expect(script).toContain(step);
@@ -98,5 +98,13 @@ describe("README", () => {
     );
     expect(correction.data.goods.weight_kg).toBe("12000");
     expect(correction.rectifies_uuid).toMatch(/^[0-9a-f-]{36}$/);
+    const readJson = async (name: string) =>
+      JSON.parse(await readFile(join(files, name), "utf8"));
+    const [check, route] = await Promise.all(
+      ["route-check.json", "route-document.json"].map(readJson),
+    );
+    expect(check.data.shipments).toHaveLength(2);
+    expect(check.pdf.pages).toBeGreaterThan(0);
+    expect(route.data).toEqual(check.data);
   });
 });

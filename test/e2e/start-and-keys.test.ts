@@ -36,8 +36,8 @@ function printedKey(output: string): string {
 
 beforeAll(async () => {
   stateDir = await mkdtemp(join(tmpdir(), "deca-e2e-"));
-  port = await freePort();
-  service = await startService(port, stateDir);
+  service = await startService(stateDir);
+  port = service.port;
 });
 
 afterAll(async () => {
@@ -330,7 +330,8 @@ describe("npm start again", () => {
   it("prints the same development key on a later start", async () => {
     const first = printedKey(service.output());
     await service.stop();
-    service = await startService(port, stateDir);
+    service = await startService(stateDir);
+    port = service.port;
     expect(printedKey(service.output())).toBe(first);
     expect((await api("/api/v1/documents", first)).status).toBe(200);
   });

@@ -28,7 +28,6 @@ import type { Environment } from "../../src/schemas/environment";
 import {
   apiClient,
   checkoutWithDevVars,
-  freePort,
   type RunningService,
   startService,
 } from "./commands";
@@ -159,8 +158,8 @@ beforeAll(async () => {
   countsBefore = (
     await executeSql(local(), DIRECTORY_SHARD, COUNTS)
   )[0]?.[0] as Record<string, number>;
-  port = await freePort();
-  service = await startService(port, stateDir, await checkoutWithOldKeyrings());
+  service = await startService(stateDir, await checkoutWithOldKeyrings());
+  port = service.port;
   shardsAfter = [];
   for (const binding of shardBindings()) {
     shardsAfter.push(await readShard(binding));

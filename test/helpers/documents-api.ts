@@ -19,6 +19,9 @@ export function documentsApi(request: Call, key: string) {
   return {
     create: (body: unknown) =>
       request("/api/v1/documents", jsonRequest("POST", key, body)),
+    /** The dry run: what a create of `body` would answer, nothing issued. */
+    validate: (body: unknown) =>
+      request("/api/v1/documents/validate", jsonRequest("POST", key, body)),
     get: (address: string) => request(path(address), bearer(key)),
     status: (address: string) =>
       request(`${path(address)}/status`, bearer(key)),
@@ -91,16 +94,23 @@ export async function withIssuedDocument(now: number) {
   return { clock, request, owner, api, document };
 }
 
-/** A minimal demo document, issued with a demo token taken from one IP. */
-export async function issueDemoDocument(
-  request: Call,
-): Promise<DocumentResultBody> {
-  const caller = fromIp(request, "203.0.113.77");
+/** The document routes as a demo token taken from `ip` uses them, from that IP. */
+export async function demoDocumentsApi(request: Call, ip: string) {
+  const caller = fromIp(request, ip);
   const tokenResponse = await caller("/api/v1/demo/tokens", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: "{}",
   });
   const { token } = (await tokenResponse.json()) as { token: string };
-  return documentsApi(caller, token).issue(minimalRequest());
+  return documentsApi(caller, token);
+}
+
+/** A minimal demo document, issued with a demo token taken from one IP. */
+export async function issueDemoDocument(
+  request: Call,
+): Promise<DocumentResultBody> {
+  return (await demoDocumentsApi(request, "203.0.113.77")).issue(
+    minimalRequest(),
+  );
 }

@@ -28,6 +28,9 @@ export interface JsonSchema {
   exclusiveMaximum?: number;
   multipleOf?: number;
   examples?: unknown[];
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
 }
 
 type Resolve = (ref: string) => JsonSchema;
@@ -118,6 +121,12 @@ function objectOf(
   example: unknown,
 ): fc.Arbitrary<unknown> {
   const branches = schema.oneOf ?? schema.anyOf;
+  // Branches that are whole schemas of their own (components): one of them.
+  if (branches?.every((branch) => branch.$ref)) {
+    return fc.oneof(
+      ...branches.map((branch) => arbitraryOf(branch, resolve, example)),
+    );
+  }
   if (branches) {
     const { oneOf, anyOf, ...base } = schema;
     // A `oneOf` branch holds alone: the others' fields are left out.
@@ -210,6 +219,15 @@ function generatedOf(
         case "integer":
         case "number":
           return numberOf(schema, type === "integer");
+        case "array":
+          // Short arrays: the bounds are checked by their own tests.
+          return fc.array(arbitraryOf(schema.items ?? {}, resolve), {
+            minLength: schema.minItems ?? 0,
+            maxLength: Math.min(
+              schema.maxItems ?? 3,
+              (schema.minItems ?? 0) + 2,
+            ),
+          });
         default:
           return objectOf(schema, resolve, example);
       }

@@ -9,6 +9,7 @@ import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createScheduledHandler } from "../../src/scheduled";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi, qrPath, sha256Of } from "../helpers/documents-api";
+import { locksGrantAll } from "../helpers/faults";
 import { rowsOfAllShards } from "../helpers/shards";
 import { callWithClock, fixedClock, fromIp, ORIGIN } from "../helpers/worker";
 
@@ -300,6 +301,39 @@ describe("demo documents", () => {
         },
       ],
     });
+  });
+
+  it("issues the 10th document to one of several racing requests only, whatever the locks do", async () => {
+    const { token, api, clock } = demo(fixedClock(START), locksGrantAll());
+    const key = await token();
+    const issued: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      clock.advance(4 * MINUTE);
+      const response = await api(key).create(minimalRequest());
+      expect(response.status).toBe(201);
+      issued.push(((await response.json()) as { uuid: string }).uuid);
+    }
+    clock.advance(4 * MINUTE);
+    const correction = { ...minimalRequest(), reference: "CORR-1" };
+    const racing = await Promise.all([
+      api(key).create(minimalRequest()),
+      api(key).create(minimalRequest()),
+      api(key).rectify(issued[0] as string, correction),
+    ]);
+    expect(racing.map((response) => response.status).sort()).toEqual(
+      racing.some((response) => response.status === 200)
+        ? [200, 429, 429]
+        : [201, 429, 429],
+    );
+    for (const response of racing.filter((r) => r.status === 429)) {
+      expect(await response.json()).toMatchObject({
+        errors: [{ code: "DEMO_DOCUMENT_LIMIT" }],
+      });
+    }
+    const { meta } = (await (await api(key).list()).json()) as {
+      meta: { total: number };
+    };
+    expect(meta.total).toBe(10);
   });
 
   it("does not extend the session by creating or correcting", async () => {

@@ -1,3 +1,4 @@
+import { dereference, type Schema, validate } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { systemClock } from "../../src/clock";
@@ -31,6 +32,10 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
   "/api/v1/documents": {
     get: [200, 401, 403, 422, 429, 500, 503],
     post: [200, 201, ...WRITE],
+  },
+  // The dry run: a create's checks, no document to find or conflict with.
+  "/api/v1/documents/validate": {
+    post: [200, 400, 401, 403, 413, 415, 422, 429, 500, 503],
   },
   "/api/v1/documents/{uuid}": {
     get: [200, ...READ],
@@ -172,10 +177,10 @@ describe("the OpenAPI document", () => {
     );
     const issuing = operations.filter(
       ({ path, method }) =>
-        (path === "/api/v1/documents" && method === "post") ||
+        (path.startsWith("/api/v1/documents") && method === "post") ||
         (method === "put" && CONTRACT[path]?.put !== undefined),
     );
-    expect(issuing).toHaveLength(3);
+    expect(issuing).toHaveLength(4);
     for (const { responses } of issuing) {
       expect(JSON.stringify(responses["422"])).toContain("DOCUMENT_TOO_LARGE");
     }
@@ -193,7 +198,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("states the lengths and patterns that the custom checks enforce", () => {
-    const request = document.components.schemas.DocumentRequest as {
+    const request = document.components.schemas.SingleShipmentRequest as {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(request.properties.observations).toMatchObject({
@@ -205,12 +210,58 @@ describe("the OpenAPI document", () => {
     });
   });
 
+  it("shows a generated client both shapes of a document, each with an example of its own", () => {
+    const schemas = document.components.schemas as Record<string, Schema>;
+    const refs = (...ids: string[]) =>
+      ids.map((id) => ({ $ref: `#/components/schemas/${id}` }));
+    expect(schemas.DocumentData?.oneOf).toEqual(
+      refs("SingleShipmentData", "GroupedShipmentsData"),
+    );
+    expect(schemas.DocumentRequest?.oneOf).toEqual(
+      refs("SingleShipmentRequest", "GroupedShipmentsRequest"),
+    );
+    // A copy: the validator marks the schemas it indexes.
+    const copy = structuredClone(document);
+    const lookup = dereference(copy as unknown as Schema);
+    const matches = (value: unknown, id: string) =>
+      validate(
+        value,
+        (copy.components.schemas as Record<string, Schema>)[id] as Schema,
+        "2020-12",
+        lookup,
+        false,
+      ).valid;
+    const answers = operationAt("/api/v1/documents", "post").responses[
+      "201"
+    ] as unknown as {
+      content: {
+        "application/json": {
+          examples: Record<string, { value: { data: unknown } }>;
+        };
+      };
+    };
+    const { document: single, grouped } =
+      answers.content["application/json"].examples;
+    expect(matches(single?.value.data, "SingleShipmentData")).toBe(true);
+    expect(matches(single?.value.data, "GroupedShipmentsData")).toBe(false);
+    expect(matches(grouped?.value.data, "GroupedShipmentsData")).toBe(true);
+    expect(matches(grouped?.value.data, "SingleShipmentData")).toBe(false);
+    const [singleBody, , groupedBody] = requestExamples(
+      "/api/v1/documents",
+      "post",
+    );
+    expect(matches(singleBody, "SingleShipmentRequest")).toBe(true);
+    expect(matches(groupedBody, "GroupedShipmentsRequest")).toBe(true);
+    expect(matches(groupedBody, "SingleShipmentRequest")).toBe(false);
+  });
+
   it("gives request examples that the service accepts", () => {
     const examples = requestExamples("/api/v1/documents", "post");
-    expect(examples).toHaveLength(2);
+    expect(examples).toHaveLength(3);
     for (const example of [
       ...examples,
       ...requestExamples("/api/v1/documents/{uuid}", "put"),
+      ...requestExamples("/api/v1/documents/validate", "post"),
     ]) {
       expect(documentRequestSchema.safeParse(example).success).toBe(true);
     }

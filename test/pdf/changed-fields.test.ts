@@ -1,21 +1,56 @@
 import { describe, expect, it } from "vitest";
-import { fullRequest, type RequestBody } from "../../fixtures/requests";
-import { changedFields, changesVehicle } from "../../src/pdf/changed-fields";
+import {
+  fullRequest,
+  groupedRequest,
+  type RequestBody,
+} from "../../fixtures/requests";
+import {
+  type Change,
+  changedFields,
+  changesVehicle,
+} from "../../src/pdf/changed-fields";
+import { changeList } from "../../src/pdf/field-names";
+import { CATALOGS } from "../../src/pdf/i18n";
+import { printedData } from "../../src/pdf/printed-fields";
 import {
   documentRequestSchema,
   splitRequest,
 } from "../../src/schemas/document-request";
 
-/** The normalized data of a request body, as the service stores it. */
-const dataOf = (body: RequestBody) =>
-  splitRequest(documentRequestSchema.parse(body)).data;
+/** What a request body prints, its data normalized as the service stores it. */
+const printedOf = (body: RequestBody) =>
+  printedData(splitRequest(documentRequestSchema.parse(body)).data);
+
+/** A change in short: `goods.weight_kg`, `3: goods.weight_kg`, `4: shipment added`. */
+const short = (change: Change): string => {
+  switch (change.kind) {
+    case "field":
+      return change.field;
+    case "shipment field":
+      return change.shipment === null
+        ? change.field
+        : `${change.shipment}: ${change.field}`;
+    case "shipment added":
+    case "shipment removed":
+      return `${change.shipment}: ${change.kind}`;
+    default:
+      return change.kind;
+  }
+};
+
+/** The changes from `before` to `before` changed by `change`. */
+function changesTo(
+  before: () => RequestBody,
+  change: (body: RequestBody) => void,
+): Change[] {
+  const corrected = before();
+  change(corrected);
+  return changedFields(printedOf(before()), printedOf(corrected));
+}
 
 /** The fields that change from the full request to the same request changed by `change`. */
-function changesMadeBy(change: (body: RequestBody) => void) {
-  const corrected = fullRequest();
-  change(corrected);
-  return changedFields(dataOf(fullRequest()), dataOf(corrected));
-}
+const changesMadeBy = (change: (body: RequestBody) => void) =>
+  changesTo(fullRequest, change).map(short);
 
 describe("the fields a correction changes", () => {
   it("are none for the same data written differently, or other metadata and reference", () => {
@@ -32,6 +67,14 @@ describe("the fields a correction changes", () => {
     ).toEqual([]);
   });
 
+  it("count a weight changed beyond the 3 decimals it prints", () => {
+    expect(
+      changesMadeBy((body) => {
+        body.goods.weight_kg = "12345.6781";
+      }),
+    ).toEqual(["goods.weight_kg"]);
+  });
+
   it("are listed in printed order, a plate as a change of vehicle", () => {
     const fields = changesMadeBy((body) => {
       body.observations = "Otra observación";
@@ -45,7 +88,6 @@ describe("the fields a correction changes", () => {
       "vehicle.registration",
       "observations",
     ]);
-    expect(changesVehicle(fields)).toBe(true);
   });
 
   it("count a trailer taken off as a change of vehicle", () => {
@@ -54,7 +96,6 @@ describe("the fields a correction changes", () => {
       body.vehicle.trailer_registration = null;
     });
     expect(fields).toEqual(["vehicle.trailer_registration"]);
-    expect(changesVehicle(fields)).toBe(true);
   });
 
   it("name a field by what it prints: a tax id with its country, an address whole", () => {
@@ -86,6 +127,112 @@ describe("the fields a correction changes", () => {
       "special_authorization.number",
       "special_authorization.issuer",
     ]);
-    expect(changesVehicle(fields)).toBe(false);
+  });
+
+  it("name a change of registration or trailer, and nothing else, a change of vehicle", () => {
+    const vehicle = (change: (body: RequestBody) => void) =>
+      changesVehicle(changesTo(fullRequest, change));
+    expect(
+      vehicle((body) => {
+        body.vehicle.registration = "5678DFG";
+      }),
+    ).toBe(true);
+    expect(
+      vehicle((body) => {
+        body.vehicle.trailer_country = null;
+        body.vehicle.trailer_registration = null;
+      }),
+    ).toBe(true);
+    expect(
+      vehicle((body) => {
+        body.goods.weight_kg = null;
+        body.goods.alternative_measure = { value: "24", unit: "palés" };
+      }),
+    ).toBe(false);
+  });
+});
+
+describe("the changes of a grouped document", () => {
+  const route = () => groupedRequest(5);
+
+  it("name each shipment's changed fields by its number, in printed order, the vehicle before the shipments", () => {
+    const changes = changesTo(route, (body) => {
+      body.shipments[3].goods.weight_kg = 99;
+      body.shipments[3].goods.description = "Otro pedido";
+      body.shipments[0].destination.city = "Talavera";
+      body.vehicle.registration = "9999JKL";
+      body.observations = "Nueva";
+    });
+    expect(changes.map(short)).toEqual([
+      "vehicle.registration",
+      "1: destination.address",
+      "4: goods.description",
+      "4: goods.weight_kg",
+      "observations",
+    ]);
+    expect(changesVehicle(changes)).toBe(true);
+    expect(changeList(CATALOGS.en, changes)).toBe(
+      "Changes: Vehicle registration; Shipment 1: Destination (place of unloading) — Address; Shipment 4: Nature of the goods; Shipment 4: Weight; Observations",
+    );
+    expect(changeList(CATALOGS.es, changes)).toBe(
+      "Cambios: Matrícula del vehículo; Envío 1: Destino (lugar de descarga) — Dirección; Envío 4: Naturaleza de la mercancía; Envío 4: Peso; Observaciones",
+    );
+  });
+
+  it("name a shipment added at the end, or removed from it, by its number", () => {
+    const added = changesTo(route, (body) => {
+      body.shipments.push(groupedRequest(6).shipments[5]);
+    });
+    expect(added.map(short)).toEqual(["6: shipment added"]);
+    expect(changeList(CATALOGS.en, added)).toBe("Changes: Shipment 6: added");
+    const removed = changesTo(route, (body) => {
+      body.shipments.pop();
+      body.shipments.pop();
+    });
+    expect(removed.map(short)).toEqual([
+      "4: shipment removed",
+      "5: shipment removed",
+    ]);
+    expect(changeList(CATALOGS.es, removed)).toBe(
+      "Cambios: Envío 4: suprimido; Envío 5: suprimido",
+    );
+  });
+
+  it("say that a single-shipment document became grouped, and back, comparing its shipment with the first", () => {
+    const single = () => {
+      const { shipments, ...body } = groupedRequest(2);
+      return { ...body, ...shipments[0] };
+    };
+    const grouped = changesTo(single, (body) => {
+      const { origin, destination, goods, ...rest } = body;
+      for (const key of Object.keys(body)) delete body[key];
+      Object.assign(body, groupedRequest(2), rest);
+      body.shipments[0].goods.weight_kg = 7;
+    });
+    expect(grouped.map(short)).toEqual([
+      "became grouped",
+      "1: goods.weight_kg",
+      "2: shipment added",
+    ]);
+    expect(changeList(CATALOGS.en, grouped)).toBe(
+      "Changes: Grouped document: several shipments instead of one; Shipment 1: Weight; Shipment 2: added",
+    );
+    const back = changedFields(
+      printedOf(groupedRequest(2)),
+      printedOf(single()),
+    );
+    expect(back.map(short)).toEqual(["became single", "2: shipment removed"]);
+    expect(changeList(CATALOGS.es, back)).toBe(
+      "Cambios: Un solo envío en lugar de varios; Envío 2: suprimido",
+    );
+  });
+
+  it("are none for the same shipments written differently", () => {
+    expect(
+      changesTo(route, (body) => {
+        body.shipments[1].goods.weight_kg = "2.000";
+        body.shipments[1].origin.country = "es";
+      }),
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMeasure, formatWeight } from "../../src/pdf/format";
+import { formatDate, formatMeasure, formatWeight } from "../../src/pdf/format";
 
 describe("formatWeight", () => {
   it.each([
@@ -60,5 +60,12 @@ describe("formatMeasure", () => {
     expect(formatMeasure("1234.567891", "m³")).toBe("1.234,567891 m³");
     expect(formatMeasure("35.5", "palés")).toBe("35,5 palés");
     expect(formatMeasure("0.000001", "t")).toBe("0,000001 t");
+  });
+});
+
+describe("formatDate", () => {
+  it("prints day, month and year as a Spanish reader writes them", () => {
+    expect(formatDate("2026-11-21")).toBe("21/11/2026");
+    expect(formatDate("2027-01-05")).toBe("05/01/2027");
   });
 });

@@ -44,4 +44,60 @@ describe("paginate", () => {
       [[2, 100]],
     ]);
   });
+
+  it("starts a page inside a table with the table's heading", () => {
+    const head = block(20);
+    const rows = [block(50), block(50), block(50)].map((row) => ({
+      ...row,
+      runningHead: head,
+    }));
+    const pages = paginate(rows, { top: 100, bottom: 0 });
+    expect(
+      pages.map((page) =>
+        page.map(({ block, top }) => [
+          block === head ? "head" : rows.indexOf(block as never),
+          top,
+        ]),
+      ),
+    ).toEqual([
+      [
+        [0, 100],
+        [1, 50],
+      ],
+      [
+        ["head", 100],
+        [2, 80],
+      ],
+    ]);
+  });
+
+  it("keeps with the next blocks only as many as a page holds", () => {
+    expect(
+      layout([block(40), block(10, true), block(60, true), block(80)]),
+    ).toEqual([
+      [[0, 100]],
+      [
+        [1, 100],
+        [2, 90],
+      ],
+      [[3, 100]],
+    ]);
+  });
+
+  it("splits a block taller than a page where the page ends, and its rest on the next pages", () => {
+    const heights: number[][] = [];
+    const splitting = (height: number): Block => ({
+      height,
+      split: (room) =>
+        room < 20 ? null : [splitting(room), splitting(height - room)],
+      draw: () => {},
+    });
+    const pages = paginate([block(30), splitting(230), block(30)], {
+      top: 100,
+      bottom: 0,
+    });
+    for (const page of pages)
+      heights.push(page.map(({ block }) => block.height));
+    expect(heights).toEqual([[30, 70], [100], [60, 30]]);
+  });
 });

@@ -30,6 +30,20 @@ describe("wrapText", () => {
     ]);
   });
 
+  it("never cuts an emoji sequence or a letter from its marks", () => {
+    const family = "👨‍👩‍👧";
+    expect(wrapText(family.repeat(3), 7, width)).toEqual([
+      family,
+      family,
+      family,
+    ]);
+    expect(wrapText("e\u0301e\u0301e\u0301", 3, width)).toEqual([
+      "e\u0301",
+      "e\u0301",
+      "e\u0301",
+    ]);
+  });
+
   it("never makes a line wider than allowed and loses no word", () => {
     const text =
       "Entrega en horario de mañana; contactar con el jefe de muelle antes de descargar los palés";

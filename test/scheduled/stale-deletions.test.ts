@@ -8,6 +8,7 @@ import {
   withIssuedDocument,
 } from "../helpers/documents-api";
 import {
+  d1DownAfter,
   d1Lost,
   d1StatementsDown,
   d1WritesDown,
@@ -60,11 +61,10 @@ async function issued() {
   return { document, at };
 }
 
-/** A document deleted at DELETED_AT whose list entry stayed behind, for the cron to remove. */
-async function deletedWithListEntryLeft() {
+/** A document deleted at DELETED_AT, its mark waiting for the cron. */
+async function deletedWithMark() {
   const deleted = await issued();
-  const unlistDown = d1StatementsDown(/^delete from "document_summaries"/);
-  expect((await deleted.at(DELETED_AT, unlistDown).remove()).status).toBe(503);
+  expect((await deleted.at(DELETED_AT).remove()).status).toBe(204);
   return deleted;
 }
 
@@ -100,22 +100,32 @@ describe("a deletion", () => {
 // Each write of a deletion's request, failing before it takes effect or
 // taking effect with its answer lost; `committed`: whether the deletion did.
 const REQUEST_FAULTS: [string, () => Env, boolean][] = [
+  ["D1 refuses the read that writes the mark", d1WritesDown, false],
+  [
+    "D1 applies the read that writes the mark and its answer is lost",
+    () => d1Lost(/^insert into "pending_deletion_marks"/),
+    false,
+  ],
   ["R2 refuses the 'maybe deleted' write", r2PutDown, false],
   ["R2 writes 'maybe deleted' and its answer is lost", r2PutLost, false],
-  ["D1 refuses the deletion's batch", d1WritesDown, false],
-  [
-    "D1 applies the deletion's batch and its answer is lost",
-    () => d1Lost(/^insert into "pending_deletion_marks"/),
-    true,
-  ],
   [
     "D1 refuses the list entry's removal",
     () => d1StatementsDown(/^delete from "document_summaries"/),
-    true,
+    false,
   ],
   [
     "D1 removes the list entry and its answer is lost",
     () => d1Lost(/^delete from "document_summaries"/),
+    false,
+  ],
+  [
+    "D1 refuses the deletion's batch",
+    () => d1DownAfter(/^delete from "document_summaries"/),
+    false,
+  ],
+  [
+    "D1 applies the deletion's batch and its answer is lost",
+    () => d1Lost(/^update "documents" set "deleted_at"/),
     true,
   ],
 ];
@@ -193,7 +203,7 @@ describe.each(CRON_FAULTS)(
   (_, faults) => {
     it("never serves the document, and the next run finishes it", async () => {
       vi.spyOn(console, "error").mockImplementation(() => {});
-      const { document, at } = await deletedWithListEntryLeft();
+      const { document, at } = await deletedWithMark();
       await runCron(SETTLED, faults());
       expect(await at(SETTLED).qr()).toBe(404);
       await runCron(SETTLED);
@@ -210,7 +220,7 @@ describe.each(CRON_FAULTS)(
 describe("a deletion mark lingering in a shard that is not its document's", () => {
   it("is finished through the document's own shard", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const { document, at } = await deletedWithListEntryLeft();
+    const { document, at } = await deletedWithMark();
     const home = shardOf(document.uuid);
     const elsewhere = shards.find((shard) => shard !== home) as D1Database;
     await home

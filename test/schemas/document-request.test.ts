@@ -8,10 +8,18 @@ import {
   canonicalJson,
   requestHash,
 } from "../../src/domain/documents/request-hash";
-import { documentRequestSchema } from "../../src/schemas/document-request";
+import {
+  type DocumentRequest,
+  documentRequestSchema,
+} from "../../src/schemas/document-request";
 import { errorsOf, fieldCodes } from "../helpers/validation";
 
-const parse = (body: unknown) => documentRequestSchema.parse(body);
+/** A single-shipment body, parsed: the shape every body here has. */
+const parse = (body: unknown) =>
+  documentRequestSchema.parse(body) as Extract<
+    DocumentRequest,
+    { goods: unknown }
+  >;
 const codes = (body: unknown) => fieldCodes(documentRequestSchema, body);
 
 /** The full request with one change applied. */

@@ -9,7 +9,6 @@ import {
 import type { DocumentRow } from "../../db/schema";
 import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
-import { documentLockName } from "../locks";
 import type { Services } from "../services";
 import {
   documentShard,
@@ -113,44 +112,25 @@ export const findDocument = async (
 /**
  * The caller's own document at an address, whatever its state or age; another
  * credential's document is as absent as one that never existed. A reference
- * names only its own version, never a later correction.
+ * names only its own version, never a later correction. By uuid,
+ * `pendingPdf` notes a PDF about to be put in the same round trip (in each
+ * shard read while a rebalance runs: the sweep settles a note wherever it is).
  */
 export async function findOwnDocument(
   services: Pick<Services, "shards" | "shardsBefore">,
   credential: Credential,
   address: DocumentAddress,
+  pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<DocumentRow | undefined> {
   if ("uuid" in address) {
     const { uuid } = address;
     return (
       await findMoving(services, toDocument(uuid), (db) =>
-        findOwnDocumentByUuid(db, credential.id, uuid),
+        findOwnDocumentByUuid(db, credential.id, uuid, pendingPdf),
       )
     )?.found;
   }
   const row = (await findReserved(services, credential, address.reference))
     ?.document;
   return row?.credentialId === credential.id ? row : undefined;
-}
-
-/**
- * Runs `work` under the lock of the caller's document at `address`, with the
- * document as read under that lock (undefined when it is not the caller's).
- * A uuid is locked before anything is read, so that one read serves; a
- * reference is resolved to its uuid first.
- */
-export async function withOwnDocumentLocked<T>(
-  services: Pick<Services, "shards" | "shardsBefore" | "locks">,
-  credential: Credential,
-  address: DocumentAddress,
-  work: (document: DocumentRow | undefined) => Promise<T>,
-): Promise<T> {
-  const uuid =
-    "uuid" in address
-      ? address.uuid
-      : (await findOwnDocument(services, credential, address))?.uuid;
-  if (uuid === undefined) return work(undefined);
-  return services.locks.withLock(documentLockName(uuid), async () =>
-    work(await findOwnDocument(services, credential, { uuid })),
-  );
 }

@@ -1,22 +1,30 @@
-import { deleteSummaries, markDeleted } from "../../db/documents";
+import type { Database } from "../../db/client";
+import {
+  deleteSummaries,
+  findOwnDocumentForDeletion,
+  insertSummary,
+  markDeleted,
+} from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
 import type { Services } from "../services";
 import {
+  findMoving,
   homeShard,
   shardsHolding,
   toDocument,
   writeMoving,
 } from "../shard-routing";
-import { isWithinDeleteWindow } from "../windows";
+import { deleteWindowStart, isWithinDeleteWindow } from "../windows";
 import {
   type DocumentAddress,
   findDocument,
-  withOwnDocumentLocked,
+  findOwnDocument,
 } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
+import { summaryOf } from "./summary";
 
 /**
  * Why a document may not be deleted now, in the order of docs/api.md, Deletion:
@@ -40,24 +48,30 @@ function refusal(
   return null;
 }
 
-/**
- * Takes a deleted document off its credential's list, in the list's shard
- * (and, while a rebalance moves it, in its former one), while the
- * document's lock is released: the answer waits for both at once.
- */
-function unlist(
+/** `work` on the credential's list in its home shard (and, while a rebalance moves it, its former one). */
+const onLists = (
   services: Services,
   credential: Credential,
-  uuid: string,
-): { done: Promise<void> } {
-  const done = Promise.all(
+  work: (shard: Database) => Promise<void>,
+): Promise<unknown> =>
+  Promise.all(
     shardsHolding(services, (shards) => homeShard(shards, credential)).map(
-      (shard) => deleteSummaries(shard, [uuid]),
+      work,
     ),
-  ).then(() => undefined);
-  done.catch(() => undefined);
-  return { done };
-}
+  );
+
+const unlist = (services: Services, credential: Credential, uuid: string) =>
+  onLists(services, credential, (shard) => deleteSummaries(shard, [uuid]));
+
+/** Puts a document a deletion took off its list back, best effort: the cron does it otherwise. */
+const relist = (
+  services: Services,
+  credential: Credential,
+  document: DocumentRow,
+): Promise<unknown> =>
+  onLists(services, credential, (shard) =>
+    insertSummary(shard, summaryOf(document)),
+  ).catch(() => undefined);
 
 /** The document's PDF object as stored; a failure is the caller's once it awaits it. */
 function readPdfObject(services: Services, uuid: string) {
@@ -70,13 +84,18 @@ function readPdfObject(services: Services, uuid: string) {
  * Deletes a document logically (docs/api.md, Deletion): its PDF, data, audit trail and
  * reference reservation stay. Checks: the body (422, before this), then
  * existence (404), then the 409s. A repeated deletion within the window
- * answers as the first did, with the deletion time unchanged.
+ * answers as the first did, with the deletion time unchanged. No lock: the
+ * commit's conditions decide a race.
  *
- * Before the deletion commits, its PDF object says it may be deleted, so that
- * a QR link past the deletion window never trusts an object that says "not
- * deleted" of a deleted document (qr-download.ts): a write lost after it was
- * applied, a Worker dying, a cron behind only leave D1 to decide. The cron
- * then writes "deleted" into the object and repairs the list (finish-deletion.ts).
+ * The read of the document writes, in the same batch, a pending deletion
+ * mark when it may be deleted: from then on the cron settles the deletion
+ * whatever this request does (finish-deletion.ts). Then, at once, its PDF
+ * object is rewritten to say it may be deleted (so that a QR link past the
+ * deletion window never trusts an object that says "not deleted" of a
+ * deleted document, qr-download.ts) and its list entry is removed (so that
+ * a list after the answer never shows it); then the conditional commit. A
+ * deletion refused or failed there puts the list entry back, or leaves it
+ * to the cron.
  */
 export async function deleteDocument(
   services: Services,
@@ -84,55 +103,65 @@ export async function deleteDocument(
   address: DocumentAddress,
   request: DeleteRequest,
 ): Promise<void> {
-  // By uuid the object is read while the lock is taken and D1 read.
-  const early =
-    "uuid" in address ? readPdfObject(services, address.uuid) : undefined;
-  const unlisting = await withOwnDocumentLocked(
+  const uuid =
+    "uuid" in address
+      ? address.uuid
+      : (await findOwnDocument(services, credential, address))?.uuid;
+  if (uuid === undefined) throw notFound();
+  const stored = readPdfObject(services, uuid);
+  const now = services.clock.now();
+  const document = (
+    await findMoving(services, toDocument(uuid), (db) =>
+      findOwnDocumentForDeletion(db, credential.id, uuid, {
+        at: now,
+        createdSince: deleteWindowStart(now),
+      }),
+    )
+  )?.found;
+  if (!document) throw notFound();
+  const inWindow = isWithinDeleteWindow(document.createdAt, now);
+  if (document.deletedAt !== null) {
+    if (!inWindow) throw notFound();
+    // Finishes what a first deletion may have left undone.
+    await unlist(services, credential, uuid);
+    return;
+  }
+  if (!inWindow) {
+    throw new DomainError("DELETE_WINDOW_EXPIRED");
+  }
+  const refused = refusal(document, request);
+  if (refused) throw refused;
+
+  const object = await stored;
+  const [noted, unlisted] = await Promise.allSettled([
+    object
+      ? services.pdfs.noteDeletionRequested(pdfObjectKey(uuid), object, now)
+      : Promise.resolve(),
+    unlist(services, credential, uuid),
+  ]);
+  const failed = [noted, unlisted].find((step) => step.status === "rejected");
+  if (failed) {
+    // Nothing is deleted; the object may say "maybe deleted" all the same,
+    // which only sends its QR link to D1.
+    await relist(services, credential, document);
+    throw failed.reason;
+  }
+  const { done: deleted } = await writeMoving(
     services,
-    credential,
-    address,
-    async (document) => {
-      if (!document) throw notFound();
-      const now = services.clock.now();
-      const inWindow = isWithinDeleteWindow(document.createdAt, now);
-      if (document.deletedAt !== null) {
-        if (!inWindow) throw notFound();
-        // Finishes what a first deletion may have left undone.
-        return unlist(services, credential, document.uuid);
-      }
-      if (!inWindow) {
-        throw new DomainError("DELETE_WINDOW_EXPIRED");
-      }
-      const refused = refusal(document, request);
-      if (refused) throw refused;
-      const stored = await (early ?? readPdfObject(services, document.uuid));
-      // A failure here leaves nothing deleted; the object may say "maybe
-      // deleted" all the same, which only sends its QR link to D1.
-      if (stored) {
-        await services.pdfs.noteDeletionRequested(
-          pdfObjectKey(document.uuid),
-          stored,
-          now,
-        );
-      }
-      const { done: deleted } = await writeMoving(
-        services,
-        toDocument(document.uuid),
-        (db) =>
-          markDeleted(db, document.uuid, {
-            at: now,
-            reason: request.reason,
-            credentialId: credential.id,
-            requestId: services.requestId,
-          }),
-      );
-      // A QR access may have landed between the read and the write.
-      if (!deleted) {
-        const current = await findDocument(services, document.uuid);
-        throw (current && refusal(current, request)) ?? notFound();
-      }
-      return unlist(services, credential, document.uuid);
-    },
+    toDocument(uuid),
+    (db) =>
+      markDeleted(db, uuid, {
+        at: now,
+        reason: request.reason,
+        credentialId: credential.id,
+        requestId: services.requestId,
+      }),
   );
-  await unlisting.done;
+  if (deleted) return;
+  // A QR access, a correction or another deletion landed between the read
+  // and the commit.
+  const current = await findDocument(services, uuid);
+  if (current?.deletedAt != null) return;
+  if (current) await relist(services, credential, current);
+  throw (current && refusal(current, request)) ?? notFound();
 }

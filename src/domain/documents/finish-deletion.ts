@@ -1,7 +1,12 @@
 import type { Database } from "../../db/client";
-import { deleteSummaries, findDocumentIssuers } from "../../db/documents";
+import {
+  deleteSummaries,
+  findMarkedDocuments,
+  insertSummary,
+} from "../../db/documents";
 import {
   deletePendingDeletionMarks,
+  deleteUndoneDeletionMarks,
   findStalePendingDeletionMarks,
 } from "../../db/pending-deletion-marks";
 import {
@@ -12,6 +17,7 @@ import {
 } from "../cron-budget";
 import type { Services } from "../services";
 import { documentShard, homeShard } from "../shard-routing";
+import { isWithinReadWindow } from "../windows";
 import { pdfObjectKey } from "./issue-document";
 
 // A mark younger than this may have had its PDF object written a moment ago
@@ -19,9 +25,9 @@ import { pdfObjectKey } from "./issue-document";
 export const DELETION_MARK_STALE_MS = 60 * 1000;
 
 // A round: the marks; for each mark at most its document's read (grouped by
-// shard) and its list entry's removal (grouped by home shard); the marks'
-// removal.
-const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 2, rows: 50 };
+// shard) and its list entry's removal (grouped by home shard) or insert (one
+// each); the marks' removal.
+const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 3, rows: 50 };
 
 type FinishServices = Pick<Services, "shards" | "clock" | "pdfs">;
 
@@ -38,29 +44,56 @@ function byShard<T>(
   return groups;
 }
 
-/** Takes the deleted documents `uuids` off their lists, each found in its uuid's shard. */
-async function unlist(services: FinishServices, uuids: string[]) {
-  const documents = byShard(uuids, (uuid) =>
-    documentShard(services.shards, uuid),
-  );
-  const issued = (
+/** The documents `uuids`, each read in its uuid's shard. */
+async function markedDocuments(services: FinishServices, uuids: string[]) {
+  const groups = byShard(uuids, (uuid) => documentShard(services.shards, uuid));
+  return (
     await Promise.all(
-      [...documents].map(([shard, group]) => findDocumentIssuers(shard, group)),
+      [...groups].map(([shard, group]) => findMarkedDocuments(shard, group)),
     )
   ).flat();
-  const lists = byShard(issued, (document) =>
+}
+
+type MarkedDocument = Awaited<ReturnType<typeof markedDocuments>>[number];
+
+/**
+ * Puts each document back on (`deleted` false) or takes it off (true) its
+ * credential's list, in its home shard; a document past the read window is
+ * listed no more.
+ */
+async function relist(
+  services: FinishServices,
+  marked: MarkedDocument[],
+  deleted: boolean,
+) {
+  const now = services.clock.now();
+  const lists = byShard(marked, (document) =>
     homeShard(services.shards, {
       id: document.credentialId,
       environment: document.environment,
     }),
   );
   await Promise.all(
-    [...lists].map(([shard, group]) =>
-      deleteSummaries(
-        shard,
-        group.map((document) => document.uuid),
-      ),
-    ),
+    [...lists].map(async ([shard, group]) => {
+      if (deleted) {
+        return deleteSummaries(
+          shard,
+          group.map((document) => document.uuid),
+        );
+      }
+      for (const document of group) {
+        if (isWithinReadWindow(document.createdAt, now)) {
+          await insertSummary(shard, {
+            uuid: document.uuid,
+            credentialId: document.credentialId,
+            reference: document.reference,
+            createdAt: document.createdAt,
+            transportDate: document.transportDate,
+            rectifiesUuid: document.rectifiesUuid,
+          });
+        }
+      }
+    }),
   );
 }
 
@@ -73,12 +106,36 @@ async function finishRound(
   const before = services.clock.now() - DELETION_MARK_STALE_MS;
   const marks = await findStalePendingDeletionMarks(shard, before, limit);
   if (marks.length === 0) return { found: 0, finished: 0 };
-  await unlist(
+  const documents = await markedDocuments(
     services,
     marks.map((mark) => mark.documentUuid),
   );
+  const deleted = new Set(
+    documents.filter((d) => d.deletedAt !== null).map((d) => d.uuid),
+  );
+  // A deletion that never took effect (its request failed or was refused
+  // after its mark): the document goes back on its list, its object stays
+  // as it is (at worst "maybe deleted", which only sends its QR link to D1).
+  const undone = marks.filter((mark) => !deleted.has(mark.documentUuid));
+  await relist(
+    services,
+    documents.filter((d) => d.deletedAt === null),
+    false,
+  );
+  if (undone.length > 0) {
+    await deleteUndoneDeletionMarks(
+      shard,
+      undone.map((mark) => mark.documentUuid),
+    );
+  }
+  const done = marks.filter((mark) => deleted.has(mark.documentUuid));
+  await relist(
+    services,
+    documents.filter((d) => d.deletedAt !== null),
+    true,
+  );
   const written = await Promise.allSettled(
-    marks.map((mark) =>
+    done.map((mark) =>
       services.pdfs.noteDeletion(
         pdfObjectKey(mark.documentUuid),
         mark.createdAt,
@@ -86,7 +143,7 @@ async function finishRound(
     ),
   );
   // A mark whose object could not be written stays for the next run.
-  const finished = marks.filter(
+  const finished = done.filter(
     (_, index) => written[index]?.status === "fulfilled",
   );
   if (finished.length > 0) {
@@ -95,15 +152,17 @@ async function finishRound(
       finished.map((mark) => mark.documentUuid),
     );
   }
-  return { found: marks.length, finished: finished.length };
+  return { found: marks.length, finished: finished.length + undone.length };
 }
 
 /**
- * Finishes the deletions that committed in D1, whatever their request did
- * after: each one's list entry is removed (again), its PDF object says
- * "deleted" (until then a QR link asks D1, qr-download.ts), and its mark goes.
- * A mark whose document is not in its uuid's shard is finished as far as
- * can be: the object written, the mark removed.
+ * Settles the deletion marks, each written by a deletion before it commits
+ * (delete-document.ts), whatever its request did after: a deletion that
+ * committed in D1 has its list entry removed (again), its PDF object saying
+ * "deleted" (until then a QR link asks D1, qr-download.ts), and its mark
+ * removed; one that did not has its document listed again and its mark
+ * removed. A mark whose document is not in its uuid's shard is removed, its
+ * object left to say at most "maybe deleted".
  */
 export const finishStaleDeletions = (
   services: FinishServices,

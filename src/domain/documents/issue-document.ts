@@ -14,11 +14,11 @@ import {
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, serviceUnavailable } from "../../errors";
 import {
+  type DocumentData,
   type DocumentRequest,
   splitRequest,
 } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
-import { demoSessionLockName } from "../locks";
 import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import {
@@ -42,7 +42,7 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
-import type { DocumentPdf, DocumentPdfInput } from "./render-port";
+import type { DocumentPdf } from "./render-port";
 import { requestHash } from "./request-hash";
 import { summaryOf } from "./summary";
 
@@ -53,45 +53,6 @@ export const uuidOfObjectKey = (objectKey: string): string =>
   objectKey.replace(/^documents\//, "").replace(/\.pdf$/, "");
 
 /**
- * Issues a new version (a demo session only up to its document limit, every
- * version counted): a correction's new reference reserved, the PDF rendered
- * (DOCUMENT_TOO_LARGE over 5 MB, before anything is stored) and stored
- * encrypted, then one batch that commits the row, a create's reservation and
- * the audit events, and for a correction only while its original is neither
- * deleted nor rectified. Until that batch commits nothing is visible. A
- * refused commit answers REFERENCE_CONFLICT (a create) or
- * DOCUMENT_ALREADY_RECTIFIED (a correction: the caller reads why).
- */
-export function issueDocument(
-  services: Services,
-  credential: Credential,
-  request: DocumentRequest,
-  rectifies?: DocumentRow,
-  plan?: IssuePlan,
-): Promise<DocumentRow> {
-  if (credential.environment !== "demo") {
-    return issueVersion(services, credential, request, rectifies, plan);
-  }
-  // Under the session's lock, so that parallel requests cannot pass the count together.
-  return services.locks.withLock(
-    demoSessionLockName(credential.id),
-    async () => {
-      // Every demo document lives in its session's home shard (shard-routing.ts).
-      const issued = await countDemoDocuments(
-        homeShard(services.shards, credential),
-        credential.id,
-      );
-      if (issued >= services.demo.documentsPerToken) {
-        throw new DomainError("DEMO_DOCUMENT_LIMIT", {
-          limit: services.demo.documentsPerToken,
-        });
-      }
-      return issueVersion(services, credential, request, rectifies, plan);
-    },
-  );
-}
-
-/**
  * The bucket of a new version: a correction's is its original's (one batch
  * commits both); a create's with a reference is its reservation's; any other
  * spreads evenly.
@@ -99,7 +60,7 @@ export function issueDocument(
 function bucketOf(
   credential: Credential,
   reference: string | null,
-  rectifies: DocumentRow | undefined,
+  rectifies: { uuid: string } | undefined,
 ): number {
   if (rectifies) return uuidBucket(rectifies.uuid);
   if (reference !== null) return referenceBucket(credential, reference);
@@ -119,7 +80,7 @@ export function planIssue(
   services: Pick<Services, "clock">,
   credential: Credential,
   reference: string | null,
-  rectifies?: DocumentRow,
+  rectifies?: { uuid: string },
 ): IssuePlan {
   const createdAt = services.clock.now();
   const bucket = bucketOf(credential, reference, rectifies);
@@ -127,16 +88,33 @@ export function planIssue(
 }
 
 /**
- * The PDF of a version (DOCUMENT_TOO_LARGE over 5 MB), with the fallback
- * fonts its text needs: a font that cannot be had is a 503.
+ * The PDF a version would have, rendered as its issue renders it, with the
+ * fallback fonts its text needs (a font that cannot be had is a 503): the
+ * one place that applies the 5 MB rule (DOCUMENT_TOO_LARGE), for an issue
+ * and for a dry run.
  */
-async function renderVersion(
+export async function renderNewVersion(
   services: Services,
-  input: Omit<DocumentPdfInput, "fallbackFonts">,
+  credential: Credential,
+  data: DocumentData,
+  { uuid, createdAt }: IssuePlan,
+  rectifies?: DocumentRow,
 ): Promise<DocumentPdf> {
   const pdf = await services.renderPdf({
-    ...input,
-    fallbackFonts: await fallbackFontsFor(services.fonts, input.data),
+    data,
+    uuid,
+    createdAt,
+    rectifies: rectifies
+      ? { uuid: rectifies.uuid, data: await documentData(services, rectifies) }
+      : null,
+    qrUrl: await qrUrl(services, {
+      uuid,
+      environment: credential.environment,
+      qrKeyVersion: services.qrKeyring.current,
+    }),
+    locale: credential.documentLocale,
+    demo: credential.environment === "demo",
+    fallbackFonts: await fallbackFontsFor(services.fonts, data),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
   return pdf;
@@ -186,52 +164,54 @@ export function versionRow(
   };
 }
 
-async function issueVersion(
+/**
+ * Issues a new version (a demo session only up to its document limit, every
+ * version counted): a correction's new reference reserved, the PDF rendered
+ * (DOCUMENT_TOO_LARGE over 5 MB, before anything is stored) and stored
+ * encrypted, then one batch that commits the row, a create's reservation and
+ * the audit events, for a correction only while its original is neither
+ * deleted nor rectified, and for a demo session only while it is under its
+ * limit (so that parallel requests cannot pass the count together). Until
+ * that batch commits nothing is visible. A refused commit answers
+ * DEMO_DOCUMENT_LIMIT when the session reached it, else REFERENCE_CONFLICT
+ * (a create) or DOCUMENT_ALREADY_RECTIFIED (a correction: the caller reads
+ * why).
+ */
+export async function issueDocument(
   services: Services,
   credential: Credential,
   request: DocumentRequest,
-  rectifies: DocumentRow | undefined,
-  plan: IssuePlan | undefined,
+  rectifies?: DocumentRow,
+  plan?: IssuePlan,
 ): Promise<DocumentRow> {
   const { data } = splitRequest(request);
   const { uuid, createdAt } =
     plan ?? planIssue(services, credential, data.reference, rectifies);
   const db = await commitShard(services, uuid, rectifies);
   const objectKey = pdfObjectKey(uuid);
-  // A correction's new reference first: a conflict costs no rendering.
-  const reservation =
-    rectifies && data.reference !== null
-      ? await reserveCorrectionReference(services, credential, {
-          uuid,
-          createdAt,
-          reference: data.reference,
-          rectifiesUuid: rectifies.uuid,
-        })
-      : null;
   // Until the commit is sent, a failure is certain to have committed
   // nothing: what this attempt wrote under its own uuid may go.
   let noted = plan !== undefined;
   let put = false;
+  let reservation: CorrectionReservation | null = null;
   let row: DocumentRow;
   try {
-    const pdf = await renderVersion(services, {
-      data,
-      uuid,
-      createdAt,
-      rectifies: rectifies
-        ? {
-            uuid: rectifies.uuid,
-            data: await documentData(services, rectifies),
-          }
-        : null,
-      qrUrl: await qrUrl(services, {
+    // A correction's new reference first: a conflict costs no rendering.
+    if (rectifies && data.reference !== null) {
+      reservation = await reserveCorrectionReference(services, credential, {
         uuid,
-        environment: credential.environment,
-        qrKeyVersion: services.qrKeyring.current,
-      }),
-      locale: credential.documentLocale,
-      demo: credential.environment === "demo",
-    });
+        createdAt,
+        reference: data.reference,
+        rectifiesUuid: rectifies.uuid,
+      });
+    }
+    const pdf = await renderNewVersion(
+      services,
+      credential,
+      data,
+      { uuid, createdAt },
+      rectifies,
+    );
     row = versionRow(credential, request, {
       uuid,
       createdAt,
@@ -270,7 +250,7 @@ async function issueVersion(
     throw error;
   }
 
-  const committed = await commitVersion(services, db, row, credential.id);
+  const committed = await commitVersion(services, db, row, credential);
   if (!committed) {
     // Refused for certain: nothing of this attempt is visible.
     await removeAttempt(services, credential, db, {
@@ -279,12 +259,18 @@ async function issueVersion(
       put,
       reservation: null,
     });
-    if (!reservation)
-      throw rectifies ? alreadyRectified() : referenceConflict();
-    await settleRefusedReservation(services, credential, reservation).catch(
-      () => undefined,
-    );
-    throw alreadyRectified();
+    const limited = await demoLimitReached(services, credential);
+    if (reservation) {
+      await settleRefusedReservation(services, credential, reservation).catch(
+        () => undefined,
+      );
+    }
+    if (limited) {
+      throw new DomainError("DEMO_DOCUMENT_LIMIT", {
+        limit: services.demo.documentsPerToken,
+      });
+    }
+    throw rectifies ? alreadyRectified() : referenceConflict();
   }
   // Listed in the credential's home shard. The document is issued whatever
   // happens here: a failure is logged and the note stays, so that the sweep
@@ -320,6 +306,22 @@ async function commitShard(
   return holding?.shard ?? route(services.shards);
 }
 
+/**
+ * Whether a demo session has issued as many versions as it may (every
+ * demo document lives in its session's home shard, shard-routing.ts).
+ */
+async function demoLimitReached(
+  services: Services,
+  credential: Credential,
+): Promise<boolean> {
+  if (credential.environment !== "demo") return false;
+  const issued = await countDemoDocuments(
+    homeShard(services.shards, credential),
+    credential.id,
+  );
+  return issued >= services.demo.documentsPerToken;
+}
+
 const alreadyRectified = (): DomainError =>
   new DomainError("DOCUMENT_ALREADY_RECTIFIED");
 
@@ -334,16 +336,19 @@ async function commitVersion(
   services: Services,
   db: Database,
   row: DocumentRow,
-  credentialId: string,
+  credential: Credential,
 ): Promise<boolean> {
-  const by = { credentialId, requestId: services.requestId };
+  const by = { credentialId: credential.id, requestId: services.requestId };
+  const cap =
+    credential.environment === "demo"
+      ? { credentialId: credential.id, max: services.demo.documentsPerToken }
+      : undefined;
   try {
     const { rectifiesUuid } = row;
     if (rectifiesUuid === null) {
-      await commitCreatedDocument(db, row, by);
-      return true;
+      return await commitCreatedDocument(db, row, by, cap);
     }
-    return await commitCorrection(db, { ...row, rectifiesUuid }, by);
+    return await commitCorrection(db, { ...row, rectifiesUuid }, by, cap);
   } catch (error) {
     if (isUniqueViolation(error)) return false;
     const stored = await findDocumentByUuid(db, row.uuid).catch(() => {

@@ -61,8 +61,10 @@ export async function downloadByQr(
 /**
  * While the document may still be deleted (and for a uuid that tells no
  * creation time, or an object that does not tell whether it was deleted): D1
- * decides, and the first access is recorded before the PDF is served, so
- * that a deletion after it is refused. `pdf` when the bytes were read already.
+ * decides. The first access is recorded before the PDF is served, so that a
+ * deletion after it is refused (the access's batch and the deletion's are
+ * each conditional on the other's mark); a later one, which blocks nothing
+ * more, after the answer. `pdf` when the bytes were read already.
  */
 async function downloadFromDatabase(
   services: Services,
@@ -87,9 +89,14 @@ async function downloadFromDatabase(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const { done: accessed } = await writeMoving(services, route, (db) =>
+  const access = writeMoving(services, route, (db) =>
     recordQrAccess(db, row.uuid, { at: now, requestId: services.requestId }),
   );
+  if (row.firstQrAccessAt !== null) {
+    services.background("qr_access", access);
+    return { uuid: row.uuid, bytes };
+  }
+  const { done: accessed } = await access;
   // Deleted between the read and the write: the deletion won.
   if (!accessed) throw notFound();
   return { uuid: row.uuid, bytes };

@@ -1,4 +1,6 @@
 import { insertAuditEvent } from "../../db/audit";
+import { deletePendingPdfObject } from "../../db/pending-pdf-objects";
+import type { DocumentRow } from "../../db/schema";
 import {
   DomainError,
   domainErrorBehind,
@@ -13,9 +15,14 @@ import { isWithinReadWindow } from "../windows";
 import {
   type DocumentAddress,
   findDocument,
-  withOwnDocumentLocked,
+  findOwnDocument,
 } from "./addressing";
-import { issueDocument } from "./issue-document";
+import {
+  type IssuePlan,
+  issueDocument,
+  pdfObjectKey,
+  planIssue,
+} from "./issue-document";
 import { requestHash } from "./request-hash";
 import { type DocumentResult, documentResult } from "./result";
 
@@ -54,10 +61,11 @@ async function existingCorrection(
 
 /**
  * Corrects a document by issuing a new version (docs/api.md, Corrections): the original stays
- * active with its QR link. Corrections of one document are serialized by its
- * lock, under which it is read; the lock only spares work: the commit itself
- * checks that the original is neither deleted nor rectified, and when it is
- * refused the original, read again, says why.
+ * active with its QR link. No lock: the commit itself checks that the
+ * original is neither deleted nor rectified, and when it is refused the
+ * original, read again, says why. By uuid, the read of the original also
+ * notes the PDF the correction would put (one round trip fewer); the note
+ * goes again when nothing is issued.
  */
 export async function rectifyDocument(
   services: Services,
@@ -65,46 +73,80 @@ export async function rectifyDocument(
   address: DocumentAddress,
   request: DocumentRequest,
 ): Promise<DocumentResult> {
-  return withOwnDocumentLocked(
-    services,
-    credential,
-    address,
-    async (target) => {
-      if (!target || target.deletedAt !== null) throw notFound();
-      if (
-        request.reference !== null &&
-        request.reference === target.reference
-      ) {
-        throw new ValidationError([
-          {
-            field: "reference",
-            code: "INVALID_VALUE",
-            message:
-              "A correction needs its own reference: it must differ from the reference of the document it corrects.",
-          },
-        ]);
-      }
-      if (target.rectifiedByUuid !== null) {
-        return existingCorrection(
-          services,
-          credential,
-          request,
-          target.rectifiedByUuid,
-        );
-      }
-      try {
-        return await documentResult(
-          services,
-          await issueDocument(services, credential, request, target),
-        );
-      } catch (error) {
-        if (domainErrorBehind(error)?.code !== "DOCUMENT_ALREADY_RECTIFIED") {
-          throw error;
-        }
-        return refusedCorrection(services, credential, request, target.uuid);
-      }
-    },
-  );
+  if (!("uuid" in address)) {
+    const target = await findOwnDocument(services, credential, address);
+    return correct(services, credential, request, target, { plan: undefined });
+  }
+  const plan = planIssue(services, credential, request.reference, address);
+  const pendingPdf = {
+    objectKey: pdfObjectKey(plan.uuid),
+    createdAt: plan.createdAt,
+  };
+  const handover = { plan, taken: false };
+  try {
+    const target = await findOwnDocument(
+      services,
+      credential,
+      address,
+      pendingPdf,
+    );
+    return await correct(services, credential, request, target, handover);
+  } finally {
+    if (!handover.taken) {
+      services.background(
+        "pending_pdf_note",
+        deletePendingPdfObject(
+          documentShard(services.shards, plan.uuid),
+          pendingPdf.objectKey,
+        ),
+      );
+    }
+  }
+}
+
+/**
+ * The correction of `target`: refused, an existing correction answered
+ * again, or a new version issued (with `handover.plan` when its PDF's note
+ * is written, which issuing then owns: `taken`).
+ */
+async function correct(
+  services: Services,
+  credential: Credential,
+  request: DocumentRequest,
+  target: DocumentRow | undefined,
+  handover: { plan: IssuePlan | undefined; taken?: boolean },
+): Promise<DocumentResult> {
+  if (!target || target.deletedAt !== null) throw notFound();
+  if (request.reference !== null && request.reference === target.reference) {
+    throw new ValidationError([
+      {
+        field: "reference",
+        code: "INVALID_VALUE",
+        message:
+          "A correction needs its own reference: it must differ from the reference of the document it corrects.",
+      },
+    ]);
+  }
+  if (target.rectifiedByUuid !== null) {
+    return existingCorrection(
+      services,
+      credential,
+      request,
+      target.rectifiedByUuid,
+    );
+  }
+  handover.taken = true;
+  try {
+    return await documentResult(
+      services,
+      await issueDocument(services, credential, request, target, handover.plan),
+    );
+  } catch (error) {
+    if (domainErrorBehind(error)?.code !== "DOCUMENT_ALREADY_RECTIFIED") {
+      throw error;
+    }
+    return refusedCorrection(services, credential, request, target.uuid);
+  }
 }
 
 /** A correction whose commit was refused: its original was deleted or rectified meanwhile. */

@@ -26,6 +26,9 @@ export function canonicalJson(value: unknown): string {
 /**
  * SHA-256 (hex) of the canonical normalized data plus metadata: two requests
  * with the same hash are the same request, however their keys were ordered.
+ * Stored hashes answer retries, so a field added to the body must leave the
+ * normalized output of a body without it unchanged: how, in
+ * documentRequestSchema's comment (src/schemas/document-request.ts).
  */
 export function requestHash(request: DocumentRequest): Promise<string> {
   return sha256Hex(canonicalJson(splitRequest(request)));

@@ -5,8 +5,6 @@ import {
 } from "../../domain/credential-rate-limit";
 import { requireDemoEnabled } from "../../domain/demo/demo-limits";
 import type { Services } from "../../domain/services";
-import type { AuthenticatedEnv } from "../../env";
-import { demoIpLimit } from "./demo";
 
 /**
  * The limits of any authenticated request, checked right after
@@ -25,13 +23,3 @@ export async function enforceCallerLimits(
   }
   requireDemoEnabled(services.demo);
 }
-
-/**
- * On the routes that issue a document (create, correct), after
- * authentication: a demo token's IP may ask for so many documents a minute
- * and an hour.
- */
-export const issuingLimit = demoIpLimit<AuthenticatedEnv>(
-  "documents",
-  (c) => c.var.credential.environment === "demo",
-);

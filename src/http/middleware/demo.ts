@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   type DemoCounter,
@@ -14,17 +13,9 @@ export const demoEnabled = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/**
- * Counts the request against this IP's demo limits on `counter` (tokens,
- * documents), when `applies` says the request is a demo one.
- */
-export const demoIpLimit = <E extends AppEnv>(
-  counter: DemoCounter,
-  applies: (c: Context<E>) => boolean = () => true,
-) =>
-  createMiddleware<E>(async (c, next) => {
-    if (applies(c)) {
-      await enforceDemoRateLimit(c.var.services, clientIp(c.req.raw), counter);
-    }
+/** Counts the request against this IP's demo limits on `counter` (tokens, documents). */
+export const demoIpLimit = (counter: DemoCounter) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    await enforceDemoRateLimit(c.var.services, clientIp(c.req.raw), counter);
     await next();
   });

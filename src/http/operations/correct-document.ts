@@ -2,11 +2,13 @@ import { rectifyDocument } from "../../domain/documents/rectify-document";
 import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { documentRequestSchema } from "../../schemas/document-request";
-import { exampleRequest } from "../../schemas/document-request-example";
+import {
+  exampleGroupedRequest,
+  exampleRequest,
+} from "../../schemas/document-request-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
-import { requireCredential } from "../middleware/authenticate";
-import { issuingLimit } from "../middleware/caller-limits";
+import { requireIssuingCredential } from "../middleware/authenticate";
 import { defineOperation } from "../operation";
 import type { Address } from "./document-address";
 import {
@@ -34,9 +36,17 @@ export const correctDocumentOperation = ({
           summary: "The whole corrected data, with its own reference",
           value: { ...exampleRequest, reference: "PED-2026-0001-R1" },
         },
+        grouped: {
+          summary:
+            "A grouped document, corrected (or a single one made grouped)",
+          value: {
+            ...exampleGroupedRequest,
+            reference: `${exampleGroupedRequest.reference}-R1`,
+          },
+        },
       },
     },
-    middleware: [requireCredential, issuingLimit],
+    middleware: [requireIssuingCredential],
     handle: async (c, input) =>
       c.json(
         await rectifyDocument(

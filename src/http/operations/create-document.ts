@@ -2,11 +2,13 @@ import { createDocument } from "../../domain/documents/create-document";
 import { READ_WINDOW_HOURS } from "../../domain/windows";
 import { BEARER } from "../../openapi/security";
 import { documentRequestSchema } from "../../schemas/document-request";
-import { exampleRequest } from "../../schemas/document-request-example";
+import {
+  exampleGroupedRequest,
+  exampleRequest,
+} from "../../schemas/document-request-example";
 import { callerBodyLimit } from "../body-limit";
 import { errorResponses } from "../error-responses";
-import { requireCredential } from "../middleware/authenticate";
-import { issuingLimit } from "../middleware/caller-limits";
+import { requireIssuingCredential } from "../middleware/authenticate";
 import { defineOperation } from "../operation";
 import {
   DOCUMENT_NAMES,
@@ -34,9 +36,13 @@ export const createDocumentOperation = defineOperation({
         summary: `With a reference: sent again, the original answers (200)`,
         value: { ...withoutReference, reference },
       },
+      grouped: {
+        summary: "A grouped document: one route, several shipments",
+        value: exampleGroupedRequest,
+      },
     },
   },
-  middleware: [requireCredential, issuingLimit],
+  middleware: [requireIssuingCredential],
   handle: async (c, { body }) => {
     const { created, result } = await createDocument(
       c.var.services,
@@ -49,7 +55,7 @@ export const createDocumentOperation = defineOperation({
   doc: {
     operationId: "createDocument",
     summary: "Issue a document",
-    description: `Sending the same body again with the same \`reference\` within ${READ_WINDOW_HOURS} hours answers the original with 200 and issues nothing. The PDF prints the labels in the organization's \`document_locale\` with the Spanish beside them (Spanish only for \`es\`), every character of the data with a real glyph, and the time of issue in the local time of the origin with its UTC offset (\`Atlantic/Canary\` when \`origin.postal_code\` starts with 35 or 38, otherwise \`Europe/Madrid\`), for example \`2026-11-23 14:16 (UTC+01:00, hora peninsular)\`; the JSON times stay in UTC.`,
+    description: `Sending the same body again with the same \`reference\` within ${READ_WINDOW_HOURS} hours answers the original with 200 and issues nothing. The PDF prints the labels in the organization's \`document_locale\` with the Spanish beside them (Spanish only for \`es\`), every character of the data with a real glyph, and the time of issue in the local time of the origin (the first shipment's, for a grouped document) with its UTC offset (\`Atlantic/Canary\` when its \`postal_code\` starts with 35 or 38, otherwise \`Europe/Madrid\`), for example \`23/11/2026 14:16 (UTC+01:00, hora peninsular)\`; the JSON times stay in UTC.`,
     tags: DOCUMENT_TAGS,
     security: BEARER,
     responses: {

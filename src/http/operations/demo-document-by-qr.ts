@@ -1,5 +1,6 @@
 import { uuidPath } from "../../schemas/document-address";
 import { demoEnabled } from "../middleware/demo";
+import { errorPageForPeople } from "../middleware/error-page-for-people";
 import { defineOperation } from "../operation";
 import { qrLinkDoc, serveQrPdf } from "./qr-link";
 
@@ -9,7 +10,7 @@ export const demoDocumentByQrOperation = defineOperation({
   path: "/demo/d/{uuid}",
   params: uuidPath,
   head: true,
-  middleware: [demoEnabled],
+  middleware: [errorPageForPeople, demoEnabled],
   handle: serveQrPdf(true),
   doc: qrLinkDoc(
     "downloadDemoDocumentByQr",

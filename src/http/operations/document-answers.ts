@@ -4,6 +4,7 @@ import { anyDocumentResultSchema } from "../../schemas/document-result";
 import {
   exampleDemoDocument,
   exampleDocument,
+  exampleGroupedDocument,
 } from "../../schemas/document-result-example";
 import type { DocumentedErrorStatus } from "../error-responses";
 
@@ -44,6 +45,10 @@ export const documentResultResponse = (
       schema: anyDocumentResultSchema,
       examples: {
         document: { summary: "A real document", value: exampleDocument() },
+        grouped: {
+          summary: "A grouped document (several shipments)",
+          value: exampleGroupedDocument(),
+        },
         demo: { summary: "A demo document", value: exampleDemoDocument() },
       },
     },

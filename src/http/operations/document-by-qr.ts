@@ -1,4 +1,5 @@
 import { uuidPath } from "../../schemas/document-address";
+import { errorPageForPeople } from "../middleware/error-page-for-people";
 import { defineOperation } from "../operation";
 import { qrLinkDoc, serveQrPdf } from "./qr-link";
 
@@ -8,6 +9,7 @@ export const documentByQrOperation = defineOperation({
   path: "/d/{uuid}",
   params: uuidPath,
   head: true,
+  middleware: [errorPageForPeople],
   handle: serveQrPdf(false),
   doc: qrLinkDoc("downloadDocumentByQr", "The PDF of a QR link"),
 });

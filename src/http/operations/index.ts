@@ -11,6 +11,7 @@ import { documentQrCodeOperation } from "./document-qr-code";
 import { documentStatusOperation } from "./document-status";
 import { getDocumentOperation } from "./get-document";
 import { listDocumentsOperation } from "./list-documents";
+import { validateDocumentOperation } from "./validate-document";
 
 /**
  * Every operation of the API, in the order the OpenAPI document lists them.
@@ -19,6 +20,7 @@ import { listDocumentsOperation } from "./list-documents";
 export const OPERATIONS: readonly Operation[] = [
   listDocumentsOperation,
   createDocumentOperation,
+  validateDocumentOperation,
   // At a document's reference, then at its uuid.
   ...atEveryAddress([
     getDocumentOperation,

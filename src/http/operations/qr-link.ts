@@ -37,12 +37,12 @@ export const qrLinkDoc = (operationId: string, summary: string) => ({
   operationId,
   summary,
   description:
-    "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`.",
+    "No key: the secret `k` of the link authorizes this one document. Copy `k` exactly as returned in `url`. A client whose `Accept` ranks `text/html` above `application/json` (a phone's browser) gets an error as a short page in Spanish and English, the same page for every cause of a 404; any other gets the error body.",
   tags: ["qr"],
   security: QR_SECRET,
   parameters: [SECRET_PARAMETER],
   responses: {
     200: documentedPdf("The PDF, inline.", "inline"),
-    ...errorResponses([404, 429, 500, 503]),
+    ...errorResponses([404, 429, 500, 503], { page: true }),
   },
 });

@@ -50,8 +50,11 @@ const CREATE_WRITES: Write[] = [
 
 /** Every write of a correction with a new reference, in order. */
 const CORRECTION_WRITES: Write[] = [
+  {
+    name: "the read of the original that notes the PDF",
+    sql: /insert into "pending_pdf_objects"/,
+  },
   { name: "the reservation", sql: /insert into "reference_reservations"/ },
-  { name: "the PDF's note", sql: /insert into "pending_pdf_objects"/ },
   { name: "the R2 put", sql: /^$/, bindings: r2PutLost },
   { name: "the commit", sql: /update "documents" set "rectified_by_uuid"/ },
   { name: "the listing", sql: /insert into "document_summaries"/ },
@@ -149,6 +152,49 @@ describe.each(CASES)("a create whose write has $lost", ({ thenDown }) => {
       await expectServed(key, document);
       await expectNothingLeft();
       await expectServed(key, document);
+    },
+  );
+});
+
+describe.each(CASES)("a demo create whose write has $lost", ({ thenDown }) => {
+  it.each(CREATE_WRITES)(
+    "$name: the retry converges on one document, counted once",
+    async (write) => {
+      // One caller a test: the demo limits tokens and documents per IP.
+      const ip = `203.0.113.${100 + CREATE_WRITES.indexOf(write) + (thenDown ? 10 : 0)}`;
+      const tokenResponse = await fromIp(healthy, ip)("/api/v1/demo/tokens", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
+      const { token } = (await tokenResponse.json()) as { token: string };
+      const demoApi = (request: Call) =>
+        documentsApi(fromIp(request, ip), token);
+      const first = await demoApi(faulty(write, thenDown)).create(
+        fullRequest(),
+      );
+      await expectDocumentOrRetryLater(first, 201);
+
+      const retry = await demoApi(healthy).create(fullRequest());
+      expect([200, 201]).toContain(retry.status);
+      if (first.status === 201) expect(retry.status).toBe(200);
+      const document = (await retry.json()) as DocumentResultBody;
+      const sessions = await rowsOfAllShards<{ id: string }>(
+        "SELECT credential_id AS id FROM documents WHERE uuid = ?",
+        document.uuid,
+      );
+      const id = sessions[0]?.id as string;
+      expect(await documentsWithReference(id, "PED-2026-0001")).toEqual([
+        { uuid: document.uuid },
+      ]);
+      const counts = await rowsOfAllShards<{ issued: number }>(
+        "SELECT count(*) AS issued FROM documents WHERE credential_id = ?",
+        id,
+      );
+      expect(counts.reduce((sum, row) => sum + row.issued, 0)).toBe(1);
+      await expectNothingLeft();
+      const pdf = await demoApi(healthy).pdf(document.uuid);
+      expect(await sha256Of(await pdf.arrayBuffer())).toBe(document.pdf.sha256);
     },
   );
 });

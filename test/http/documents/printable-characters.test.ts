@@ -82,6 +82,20 @@ describe("characters a document cannot print", () => {
   });
 });
 
+/** The PDF of a document issued with `body`, as Latin-1 text, where font names show. */
+async function issuedPdf(
+  body: ReturnType<typeof fullRequest>,
+): Promise<string> {
+  const { key } = await createCredential();
+  const api = documentsApi(callWithClock(fixedClock(NOW)), key);
+  const response = await api.create(body);
+  expect(response.status).toBe(201);
+  const { uuid } = (await response.json()) as { uuid: string };
+  return new TextDecoder("latin1").decode(
+    await (await api.pdf(uuid)).arrayBuffer(),
+  );
+}
+
 describe("a document that needs a fallback font", () => {
   it("is issued with the CJK font loaded from the FONTS bucket", async () => {
     const { key } = await createCredential();
@@ -95,20 +109,21 @@ describe("a document that needs a fallback font", () => {
   });
 
   it("is issued in Devanagari, Thai, Armenian, Georgian and Ethiopic with the last-resort font", async () => {
-    const { key } = await createCredential();
-    const api = documentsApi(callWithClock(fixedClock(NOW)), key);
     const body = fullRequest();
     body.shipper.name = "नमस्ते สวัสดี";
     body.carrier.name = "Բարեւ გამარჯობა";
     body.observations = "ሰላም";
-    const response = await api.create(body);
 
-    expect(response.status).toBe(201);
-    const { uuid } = (await response.json()) as { uuid: string };
-    const pdf = new TextDecoder("latin1").decode(
-      await (await api.pdf(uuid)).arrayBuffer(),
-    );
-    expect(pdf).toContain("/DecaLastResort");
+    expect(await issuedPdf(body)).toContain("/DecaLastResort");
+  });
+
+  it("is issued with emoji sequences and numbers in right-to-left text, shaped inside the Worker", async () => {
+    const body = fullRequest();
+    body.observations = "👍🏽 🇪🇸 👨‍👩‍👧 1️⃣ مرحبا 123 שלום 2026";
+    const pdf = await issuedPdf(body);
+
+    expect(pdf).toContain("/NotoEmoji-Regular");
+    expect(pdf).toContain("/NotoSansArabic-Regular");
   });
 
   it("fetches each font once for documents issued at the same time", async () => {

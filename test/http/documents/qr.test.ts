@@ -6,7 +6,7 @@ import {
   sha256Of,
   withIssuedDocument,
 } from "../../helpers/documents-api";
-import { d1Down, r2GetDown } from "../../helpers/faults";
+import { d1Down, d1WritesDown, r2GetDown } from "../../helpers/faults";
 import { rowsOfAllShards } from "../../helpers/shards";
 import { callWithClock } from "../../helpers/worker";
 
@@ -75,6 +75,41 @@ describe("GET /d/{uuid}?k=", () => {
       owner.id,
     );
     expect((await request(qrPath(document.url))).status).toBe(200);
+  });
+
+  it("records every scan within the deletion window; only the first waits for the write", async () => {
+    const { clock, request, api, document } = await setup();
+    expect((await request(qrPath(document.url))).status).toBe(200);
+    clock.advance(60_000);
+    // Once the first access is recorded, a later scan is served even while
+    // D1 takes no write, and recorded after the answer.
+    const later = await callWithClock(
+      clock,
+      d1WritesDown(),
+    )(qrPath(document.url));
+    expect(later.status).toBe(200);
+    expect(await sha256Of(await later.arrayBuffer())).toBe(document.pdf.sha256);
+    expect((await request(qrPath(document.url))).status).toBe(200);
+    expect(
+      await rowsOfAllShards(
+        "SELECT type, occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'qr_accessed' ORDER BY id",
+        document.uuid,
+      ),
+    ).toEqual([
+      { type: "qr_accessed", occurred_at: NOW },
+      { type: "qr_accessed", occurred_at: NOW + 60_000 },
+    ]);
+    expect((await api.remove(document.uuid)).status).toBe(409);
+  });
+
+  it("answers a first scan 503 when D1 takes no write: the access must be recorded first", async () => {
+    const { clock, api, document } = await setup();
+    const first = await callWithClock(
+      clock,
+      d1WritesDown(),
+    )(qrPath(document.url));
+    expect(first.status).toBe(503);
+    expect((await api.remove(document.uuid)).status).toBe(204);
   });
 
   it("answers 404 for a deleted document, even with the right secret", async () => {

@@ -3,7 +3,7 @@ import { fullRequest, minimalRequest } from "../../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
 import { createCredential } from "../../helpers/credentials";
 import { runCron } from "../../helpers/cron";
-import { documentsApi } from "../../helpers/documents-api";
+import { documentsApi, qrPath } from "../../helpers/documents-api";
 import { d1Before, d1DownAfter, locksGrantAll } from "../../helpers/faults";
 import { rowsOfAllShards } from "../../helpers/shards";
 import { callWithClock, fixedClock } from "../../helpers/worker";
@@ -109,6 +109,47 @@ describe("with every lock granted", () => {
     expect(await errorCode(deletion as Response)).toBe(
       "DOCUMENT_ALREADY_RECTIFIED",
     );
+  });
+
+  it("a deletion refused by a QR access just before its commit leaves the document listed", async () => {
+    const { key } = await createCredential();
+    const document = await documentsApi(healthy, key).issue(minimalRequest());
+    const deletion = await documentsApi(
+      racing(/update "documents" set "deleted_at"/, async () => {
+        expect((await healthy(qrPath(document.url))).status).toBe(200);
+      }),
+      key,
+    ).remove(document.uuid);
+
+    expect(deletion.status).toBe(409);
+    expect(await errorCode(deletion)).toBe("DOCUMENT_ALREADY_ACCESSED");
+    const listed = (await (await documentsApi(healthy, key).list()).json()) as {
+      data: { uuid: string }[];
+    };
+    expect(listed.data.map((entry) => entry.uuid)).toEqual([document.uuid]);
+  });
+
+  it("two deletions of one document both answer 204, with one deletion time", async () => {
+    const { key } = await createCredential();
+    const document = await documentsApi(healthy, key).issue(minimalRequest());
+    let second: Response | undefined;
+    const first = await documentsApi(
+      racing(/update "documents" set "deleted_at"/, async () => {
+        const later = fixedClock(NOW + 1);
+        second = await documentsApi(callWithClock(later), key).remove(
+          document.uuid,
+        );
+      }),
+      key,
+    ).remove(document.uuid);
+
+    expect([first.status, second?.status]).toEqual([204, 204]);
+    expect(
+      await rowsOfAllShards(
+        "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'deleted'",
+        document.uuid,
+      ),
+    ).toEqual([{ occurred_at: NOW + 1 }]);
   });
 
   it("a correction that loses its new reference to a create answers 409", async () => {

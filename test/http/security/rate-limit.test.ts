@@ -126,7 +126,9 @@ describe("a key this isolate knows from this IP", () => {
           ),
         async () => undefined,
       );
-      return calls.slice(0, 2).map(({ label, depth }) => [depth, label]);
+      return calls
+        .filter(({ label }) => /credentials|RATE_LIMITER/.test(label))
+        .map(({ label, depth }) => [depth, label]);
     };
     const sequential = [
       [1, "D1 select credentials"],
@@ -139,6 +141,33 @@ describe("a key this isolate knows from this IP", () => {
     ]);
     // Known from A only: from B the key is checked before anything counts.
     expect(await chainFrom(B)).toEqual(sequential);
+  });
+
+  it("answers a read counted while it runs 429 when its count refuses it, recording no download", async () => {
+    const { key, id } = await createCredential({ rateLimitPerMinute: 2 });
+    const request = callWithClock(fixedClock(NOW));
+    const fromA = fromIp(request, A);
+    const created = await fromA(
+      "/api/v1/documents",
+      jsonRequest("POST", key, fullRequest()),
+    );
+    const { uuid } = (await created.json()) as { uuid: string };
+    expect((await fromA(`/api/v1/documents/${uuid}`, bearer(key))).status).toBe(
+      200,
+    );
+    // From B the key is new to this isolate: its download runs while it is
+    // counted, and the count's refusal answers.
+    const refused = await fromIp(request, B)(
+      `/api/v1/documents/${uuid}/pdf`,
+      bearer(key),
+    );
+    expect(refused.status).toBe(429);
+    expect(
+      await rowsOfAllShards(
+        "SELECT type FROM audit_events WHERE credential_id = ? AND type = 'pdf_downloaded'",
+        id,
+      ),
+    ).toEqual([]);
   });
 
   it("is refused with 401 once revoked, not with the 429 its count says", async () => {

@@ -1,0 +1,51 @@
+import type { IssuedDocument } from "../domain/documents/render-port";
+import { type Shipment, shipmentsOf } from "../schemas/document-request";
+import { type Change, changedFields } from "./changed-fields";
+import { formatLocalTime } from "./format";
+import type { Messages } from "./i18n";
+import { originTimeZone } from "./origin-time-zone";
+import { type PrintedData, printedData } from "./printed-fields";
+
+/**
+ * What the content of a document is built from: its data only as printed
+ * (printed-fields.ts), so that whatever prints is what a correction compares.
+ */
+export interface PrintedDocument {
+  printed: PrintedData;
+  /** Names the version; printed, never compared. */
+  reference: string | null;
+  timeOfIssue: string;
+  qrUrl: string;
+  /** The version a correction rectifies, and what the correction changed. */
+  rectifies: { uuid: string; changes: Change[] } | null;
+}
+
+/**
+ * The time of issue on the clocks of the place of loading, with their
+ * offset: the first shipment's, for a grouped document.
+ */
+function timeOfIssue(document: IssuedDocument, messages: Messages): string {
+  const first = shipmentsOf(document.data)[0] as Shipment;
+  const zone = originTimeZone(first.origin);
+  const zoneName =
+    zone === "Atlantic/Canary" ? messages.canaryTime : messages.peninsularTime;
+  return formatLocalTime(document.createdAt, zone, zoneName);
+}
+
+export function printedDocument(
+  document: IssuedDocument,
+  messages: Messages,
+): PrintedDocument {
+  const printed = printedData(document.data);
+  const { rectifies } = document;
+  return {
+    printed,
+    reference: document.data.reference,
+    timeOfIssue: timeOfIssue(document, messages),
+    qrUrl: document.qrUrl,
+    rectifies: rectifies && {
+      uuid: rectifies.uuid,
+      changes: changedFields(printedData(rectifies.data), printed),
+    },
+  };
+}

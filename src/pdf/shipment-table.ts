@@ -1,0 +1,229 @@
+import { printable } from "./fonts";
+import type { Messages } from "./i18n";
+import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
+import type { Block } from "./page-flow";
+import type { PrintedData, PrintedShipment } from "./printed-fields";
+import { COLORS, CONTENT_WIDTH, PAGE, type TextStyles } from "./styles";
+
+// The shipments of a grouped document as a numbered table (docs/pdf.md,
+// Grouped documents). A row has two bands: the number, the origin and the
+// destination, then under them the goods and their weight or measure. Each
+// band fits on a page even with the longest texts, and a row breaks only
+// between them, so that every text reads whole on one page.
+
+const CELL_GAP = 8;
+const ROW_PADDING = 4;
+/** Above and below each line of column titles. */
+const TITLE_PADDING = 2;
+/** The fewest lines a page ends or starts with when a band taller than a page splits. */
+const MINIMUM_LINES = 2;
+const NUMBER_WIDTH = 32;
+const QUANTITY_WIDTH = 100;
+
+interface Column {
+  x: number;
+  width: number;
+}
+
+const columns = (x: number, widths: readonly number[]): Column[] =>
+  widths.map((width, index) => ({
+    x: x + widths.slice(0, index).reduce((sum, w) => sum + w + CELL_GAP, 0),
+    width,
+  }));
+
+const INNER_X = PAGE.margin + NUMBER_WIDTH + CELL_GAP;
+const INNER_WIDTH = CONTENT_WIDTH - NUMBER_WIDTH - CELL_GAP;
+const HALF = (INNER_WIDTH - CELL_GAP) / 2;
+/** Number, origin, destination. */
+const PLACES = columns(PAGE.margin, [NUMBER_WIDTH, HALF, HALF]);
+/** Under origin and destination: the goods, their weight or measure. */
+const GOODS = columns(INNER_X, [
+  INNER_WIDTH - CELL_GAP - QUANTITY_WIDTH,
+  QUANTITY_WIDTH,
+]);
+
+/** Cells of lines side by side, each in its column, `padding` above and below. */
+function cellsBlock(
+  band: readonly Column[],
+  cells: readonly (readonly Line[])[],
+  padding: number,
+  ruleAbove = false,
+): Block {
+  return {
+    height: 2 * padding + Math.max(...cells.map(heightOf)),
+    draw(canvas, top) {
+      if (ruleAbove) {
+        canvas.page.drawLine({
+          start: { x: PAGE.margin, y: top },
+          end: { x: PAGE.margin + CONTENT_WIDTH, y: top },
+          thickness: 0.5,
+          color: COLORS.rule,
+        });
+      }
+      cells.forEach((cell, index) => {
+        drawLines(canvas, cell, band[index] as Column, top - padding);
+      });
+    },
+  };
+}
+
+/** How many of `lines` fit in `height`, from the first. */
+function linesWithin(lines: readonly Line[], height: number): number {
+  let used = 0;
+  let count = 0;
+  for (const line of lines) {
+    used += (line.spaceBefore ?? 0) + line.style.leading;
+    if (used > height) break;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * The goods band of a row. Taller than a page (the longest description in
+ * wide characters), it splits between lines.
+ */
+function goodsBand(cells: readonly (readonly Line[])[], head: Block): Block {
+  return {
+    ...cellsBlock(GOODS, cells, 0),
+    runningHead: head,
+    split(height) {
+      const counts = cells.map((cell) => linesWithin(cell, height));
+      if (Math.max(...counts) < MINIMUM_LINES) return null;
+      return [
+        goodsBand(
+          cells.map((cell, index) => cell.slice(0, counts[index])),
+          head,
+        ),
+        goodsBand(
+          cells.map((cell, index) => cell.slice(counts[index])),
+          head,
+        ),
+      ];
+    },
+  };
+}
+
+/** The table of a grouped document's shipments, and its total weight. */
+export function shipmentTable(
+  printed: PrintedData,
+  messages: Messages,
+  styles: TextStyles,
+  heading: (title: string) => Line[],
+): Block[] {
+  const wrap = (text: string, style: keyof TextStyles, column: Column) =>
+    wrappedLines(text, styles[style], column.width);
+  const [numberColumn, origin, destination] = PLACES as [
+    Column,
+    Column,
+    Column,
+  ];
+  const [goods, quantity] = GOODS as [Column, Column];
+  const titles = [
+    cellsBlock(
+      PLACES,
+      [
+        wrap(messages.shipmentNumber, "label", numberColumn),
+        wrap(messages.origin, "label", origin),
+        wrap(messages.destination, "label", destination),
+      ],
+      TITLE_PADDING,
+    ),
+    cellsBlock(
+      GOODS,
+      [
+        wrap(messages.description, "label", goods),
+        wrap(messages.weightOrMeasure, "label", quantity),
+      ],
+      TITLE_PADDING,
+    ),
+  ];
+  const titled = (title: string): Block => {
+    const lines = heading(title);
+    const [places, goodsTitles] = titles as [Block, Block];
+    return {
+      height: heightOf(lines) + places.height + goodsTitles.height,
+      keepWithNext: true,
+      draw(canvas, top) {
+        drawLines(canvas, lines, { x: PAGE.margin, width: CONTENT_WIDTH }, top);
+        places.draw(canvas, top - heightOf(lines));
+        goodsTitles.draw(canvas, top - heightOf(lines) - places.height);
+      },
+    };
+  };
+  const runningHead = titled(messages.shipmentsContinued);
+  // The address on as few lines as the column allows.
+  const location = (
+    place: string | null,
+    address: string | null,
+    column: Column,
+  ) => [
+    ...wrap(printable(place ?? ""), "emphasis", column),
+    ...wrap(printable((address ?? "").replaceAll("\n", ", ")), "value", column),
+  ];
+  const rows = printed.shipments.flatMap((shipment, index): Block[] => [
+    {
+      ...cellsBlock(
+        PLACES,
+        [
+          wrap(String(index + 1), "emphasis", numberColumn),
+          location(
+            shipment["origin.place"],
+            shipment["origin.address"],
+            origin,
+          ),
+          location(
+            shipment["destination.place"],
+            shipment["destination.address"],
+            destination,
+          ),
+        ],
+        ROW_PADDING,
+        true,
+      ),
+      keepWithNext: true,
+      runningHead,
+    },
+    goodsBand(
+      [
+        wrap(printable(shipment["goods.description"] ?? ""), "value", goods),
+        wrap(printable(quantityOf(shipment)), "emphasis", quantity),
+      ],
+      runningHead,
+    ),
+  ]);
+  if (!printed.totalWeight) return [titled(messages.shipments), ...rows];
+  // The total goes to the next page with the last row rather than alone.
+  const last = rows.pop() as Block;
+  return [
+    titled(messages.shipments),
+    ...rows,
+    { ...last, keepWithNext: true },
+    { ...totalBlock(printed.totalWeight, messages, styles), runningHead },
+  ];
+}
+
+/** The weight, or the other measure when the goods have none. */
+const quantityOf = (shipment: PrintedShipment): string =>
+  shipment["goods.weight_kg"] ?? shipment["goods.alternative_measure"] ?? "—";
+
+/** The total weight, under the weights, a rule above it closing the table. */
+function totalBlock(
+  total: string,
+  messages: Messages,
+  styles: TextStyles,
+): Block {
+  const column = GOODS[1] as Column;
+  return cellsBlock(
+    GOODS,
+    [
+      [],
+      [
+        ...wrappedLines(messages.totalWeight, styles.label, column.width),
+        ...wrappedLines(total, styles.emphasis, column.width),
+      ],
+    ],
+    ROW_PADDING,
+    true,
+  );
+}

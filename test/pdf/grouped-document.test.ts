@@ -1,0 +1,240 @@
+import { describe, expect, it } from "vitest";
+import {
+  FULL_DOCUMENT,
+  groupedDocument,
+  ISSUE,
+  RECTIFIED_VERSION,
+} from "../../fixtures/documents";
+import { MAX_PDF_BYTES } from "../../src/domain/documents/pdf-size";
+import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
+import { formatDate } from "../../src/pdf/format";
+import { CATALOGS, documentWording } from "../../src/pdf/i18n";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
+import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
+import type {
+  DocumentData,
+  Shipment,
+} from "../../src/schemas/document-request";
+import { contentWithoutFrames } from "./page-frames";
+import {
+  checkPdfStructure,
+  decodeQrCode,
+  pageTexts,
+  squeezeSpaces,
+} from "./pdf-tools";
+
+const input = (
+  data: DocumentData,
+  overrides: Partial<DocumentPdfInput> = {},
+): DocumentPdfInput => ({
+  data,
+  ...ISSUE,
+  locale: "es",
+  demo: false,
+  ...overrides,
+});
+
+const shipmentsIn = (data: DocumentData): Shipment[] =>
+  "shipments" in data ? data.shipments : [];
+
+/** A shipment's texts in the order its row prints them. */
+const rowTexts = ({ origin, destination, goods }: Shipment): string[] =>
+  [origin, destination]
+    .flatMap((location) => [
+      location.place,
+      location.street ?? "",
+      location.postal_code ?? "",
+      location.city,
+    ])
+    .concat(goods.description);
+
+/**
+ * Where each of `texts` is found in `text`, each after the one before it,
+ * or -1 from the first one missing.
+ */
+function positionsInOrder(text: string, texts: readonly string[]): number[] {
+  let from = 0;
+  return texts.map((part) => {
+    const at = from < 0 ? -1 : text.indexOf(squeezeSpaces(part), from);
+    from = at < 0 ? -1 : at + 1;
+    return at;
+  });
+}
+
+describe("a grouped document", () => {
+  it("prints, in every locale, the parties, vehicle, date and QR code on page 1, then its shipments numbered in order, with the total weight", async () => {
+    const data = groupedDocument(2);
+    for (const locale of DOCUMENT_LOCALES) {
+      const pdf = await renderDocumentPdf(input(data, { locale }));
+      const [first = "", ...rest] = (await pageTexts(pdf.bytes)).map(
+        squeezeSpaces,
+      );
+      const { printed } = documentWording(locale);
+
+      expect(pdf.pages).toBe(1);
+      expect(rest).toEqual([]);
+      const order = positionsInOrder(first, [
+        printed.transportDate,
+        formatDate(FULL_DOCUMENT.transport_date),
+        FULL_DOCUMENT.shipper.name,
+        FULL_DOCUMENT.carrier.name,
+        printed.vehicleRegistration,
+        "1234BCD (ES)",
+        printed.shipments,
+        printed.shipmentNumber,
+        printed.origin,
+        printed.destination,
+        printed.description,
+        printed.weightOrMeasure,
+        ...shipmentsIn(data).flatMap((shipment, index) => [
+          String(index + 1),
+          ...rowTexts(shipment),
+          `${index + 1},5 kg`,
+        ]),
+        printed.totalWeight,
+        "4 kg",
+        printed.observations,
+      ]);
+      expect(order, first).not.toContain(-1);
+      for (const key of ["shipments", "totalWeight"] as const) {
+        expect(first).toContain(CATALOGS.es[key]);
+      }
+      expect(first).not.toContain(printed.shipmentsContinued);
+      await checkPdfStructure(pdf.bytes);
+    }
+    const pdf = await renderDocumentPdf(input(data));
+    expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+  });
+
+  it("keeps the total weight on the page of the last shipment", async () => {
+    // A route whose last row ends its page, the total would go on alone.
+    const pdf = await renderDocumentPdf(
+      input(groupedDocument(40), {
+        locale: "fr",
+        rectifies: { uuid: RECTIFIED_VERSION.uuid, data: groupedDocument(38) },
+      }),
+    );
+    const last = squeezeSpaces((await pageTexts(pdf.bytes)).at(-1) ?? "");
+    expect(last).toContain("S40 goods 40,5 kg Poids total / Peso total 840 kg");
+  });
+
+  it("prints no total when a shipment gives another measure than its weight", async () => {
+    const data = groupedDocument(3);
+    const [, second, third] = shipmentsIn(data);
+    if (!second || !third) throw new Error("three shipments");
+    second.goods = {
+      ...second.goods,
+      weight_kg: null,
+      alternative_measure: { value: "24", unit: "palés" },
+    };
+    const text = squeezeSpaces(
+      (await pageTexts((await renderDocumentPdf(input(data))).bytes)).join(" "),
+    );
+    expect(text).toContain("24 palés");
+    expect(text).toContain("3,5 kg");
+    expect(text).not.toContain(CATALOGS.es.totalWeight);
+  });
+
+  it("prints the time of issue in the time zone of the first shipment's origin", async () => {
+    const data = groupedDocument(2);
+    const [first] = shipmentsIn(data);
+    if (!first) throw new Error("a shipment");
+    first.origin = { ...first.origin, postal_code: "35008" };
+    const text = squeezeSpaces(
+      (await pageTexts((await renderDocumentPdf(input(data))).bytes)).join(" "),
+    );
+    expect(text).toContain("21/11/2026 12:00 (UTC+00:00, hora canaria)");
+  });
+
+  it("of 100 shipments with the longest texts flows onto further pages, each with the header and the table's heading continued, stays under 5 MB and reads in order", {
+    timeout: 60_000,
+  }, async () => {
+    const data = groupedDocument(100, { longest: true });
+    const pdf = await renderDocumentPdf(input(data, { locale: "en" }));
+    const { printed } = documentWording("en");
+    const pages = (await pageTexts(pdf.bytes)).map(squeezeSpaces);
+
+    expect(pdf.bytes.byteLength).toBeLessThan(MAX_PDF_BYTES);
+    expect(pages).toHaveLength(pdf.pages);
+    expect(pdf.pages).toBeGreaterThan(100);
+    // Every page after the table's heading continues it, up to its total.
+    const titles = [
+      printed.shipmentNumber,
+      printed.origin,
+      printed.destination,
+      printed.description,
+      printed.weightOrMeasure,
+    ].join(" ");
+    const heading = `${printed.shipmentsContinued} ${titles}`;
+    const first = pages.findIndex((text) =>
+      text.includes(`${printed.shipments} ${titles}`),
+    );
+    const last = pages.findIndex((text) => text.includes(printed.totalWeight));
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(last).toBe(pdf.pages - 1);
+    pages.forEach((text, index) => {
+      expect(text.includes(heading), `page ${index + 1}`).toBe(
+        index > first && index <= last,
+      );
+    });
+
+    // Without the frames and the repeated heading, the pages read as one
+    // text: every shipment's texts whole and in order.
+    const content = contentWithoutFrames(pages, "en", { repeated: [heading] });
+    const texts = shipmentsIn(data).flatMap((shipment, index) => [
+      ...rowTexts(shipment),
+      `${index + 1},5 kg`,
+    ]);
+    expect(positionsInOrder(content, texts)).not.toContain(-1);
+    expect(content).toContain(`${printed.totalWeight} 5.100 kg`);
+    await checkPdfStructure(pdf.bytes);
+  });
+});
+
+describe("a correction of a grouped document", () => {
+  const correct = async (
+    before: DocumentData,
+    after: DocumentData,
+    locale: DocumentPdfInput["locale"] = "en",
+  ) =>
+    squeezeSpaces(
+      (
+        await pageTexts(
+          (
+            await renderDocumentPdf(
+              input(after, {
+                locale,
+                rectifies: { uuid: RECTIFIED_VERSION.uuid, data: before },
+              }),
+            )
+          ).bytes,
+        )
+      ).join(" "),
+    );
+
+  it("lists each shipment's changes by its number, and a shipment added, in the document's language and in Spanish", async () => {
+    const before = groupedDocument(2);
+    const after = groupedDocument(3);
+    const [, second] = shipmentsIn(after);
+    if (!second) throw new Error("two shipments");
+    second.goods = { ...second.goods, weight_kg: "20" };
+    const text = await correct(before, after);
+    expect(text).toContain(
+      "Changes: Shipment 2: Weight; Shipment 3: added Cambios: Envío 2: Peso; Envío 3: añadido",
+    );
+    expect(text).not.toContain("Change of vehicle");
+    expect(await correct(after, before, "es")).toContain(
+      "Cambios: Envío 2: Peso; Envío 3: suprimido",
+    );
+  });
+
+  it("says that a single-shipment document became grouped, and back", async () => {
+    const grouped = groupedDocument(2);
+    expect(await correct(FULL_DOCUMENT, grouped)).toContain(
+      "Changes: Grouped document: several shipments instead of one; Shipment 1: Origin (place of loading) — Place;",
+    );
+    expect(await correct(grouped, FULL_DOCUMENT, "es")).toContain(
+      "Cambios: Un solo envío en lugar de varios; Envío 1: Origen (lugar de carga) — Lugar;",
+    );
+  });
+});
