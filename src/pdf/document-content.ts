@@ -6,8 +6,7 @@ import {
   HALF_WIDTH,
   linesBlock,
 } from "./blocks";
-import { changesVehicle } from "./changed-fields";
-import { changeList } from "./field-names";
+import { rectificationBox } from "./correction-box";
 import { printable } from "./fonts";
 import type { DocumentWording, Messages } from "./i18n";
 import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
@@ -24,13 +23,7 @@ import {
 } from "./printed-fields";
 import type { QrSquare } from "./qr-code";
 import { shipmentTable } from "./shipment-table";
-import {
-  COLORS,
-  CONTENT_WIDTH,
-  PAGE,
-  type TextStyles,
-  widthIn,
-} from "./styles";
+import { CONTENT_WIDTH, PAGE, type TextStyles, widthIn } from "./styles";
 
 /** Printed for an optional item that was not given. */
 const NOT_GIVEN = "—";
@@ -44,7 +37,6 @@ const CAPTION_WIDTH = 170;
 const SECTION_GAP = 10;
 const FIELD_GAP = 4;
 const HEADING_GAP = 4;
-const BOX_PADDING = 6;
 
 /** How each kind of content turns into lines, in a document's styles and labels. */
 function writer(styles: TextStyles) {
@@ -245,56 +237,6 @@ function identificationBlock(
         const flushRight = right - widthIn(line.text, line.style);
         canvas.text(line.text, line.style, flushRight, bottom);
       }
-    },
-  };
-}
-
-/**
- * A correction says, in a tinted box `width` wide at the left margin, which
- * document it rectifies and what it changed on the page (a change of
- * vehicle first: art. 6 g of Orden FOM/2861/2012 asks that it be recorded),
- * the list in the document's language, then in Spanish.
- */
-function rectificationBox(
-  { uuid, changes }: NonNullable<PrintedDocument["rectifies"]>,
-  { own, spanish, printed }: DocumentWording,
-  styles: TextStyles,
-  width: number,
-): Block {
-  const inner = width - 2 * BOX_PADDING;
-  const lines = [
-    ...wrappedLines(`${printed.rectifies} ${uuid}`, styles.emphasis, inner),
-    ...(changesVehicle(changes)
-      ? wrappedLines(printed.changeOfVehicle, styles.emphasis, inner)
-      : []),
-    ...(changes.length === 0
-      ? wrappedLines(printed.noChanges, styles.value, inner)
-      : [
-          ...wrappedLines(changeList(own, changes), styles.value, inner),
-          ...(spanish
-            ? wrappedLines(changeList(spanish, changes), styles.small, inner)
-            : []),
-        ]),
-  ];
-  const height = heightOf(lines) + 2 * BOX_PADDING;
-  return {
-    height,
-    draw(canvas, top) {
-      canvas.page.drawRectangle({
-        x: PAGE.margin,
-        y: top - height,
-        width,
-        height,
-        color: COLORS.highlight,
-        borderColor: COLORS.accent,
-        borderWidth: 0.8,
-      });
-      drawLines(
-        canvas,
-        lines,
-        { x: PAGE.margin + BOX_PADDING, width: inner },
-        top - BOX_PADDING,
-      );
     },
   };
 }
