@@ -1,23 +1,22 @@
+import { COLUMN_GAP, columnsBlock, HALF_WIDTH, linesBlock } from "./blocks";
 import {
-  COLUMN_GAP,
-  columnsBlock,
-  drawColumns,
-  flowingBlocks,
-  HALF_WIDTH,
-  linesBlock,
-} from "./blocks";
+  continuedOnPage,
+  continuedTitle,
+  flowingText,
+  type TextFlow,
+} from "./continued-text";
 import { rectificationBox } from "./correction-box";
 import { printable } from "./fonts";
-import type { DocumentWording, Messages } from "./i18n";
+import type { DocumentWording, MessageKey, Messages } from "./i18n";
+import { keyFactsBand } from "./key-facts";
 import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
-import type { Block } from "./page-flow";
+import type { Block, PageMark } from "./page-flow";
 import type { PrintedDocument } from "./printed-document";
 import {
   DOCUMENT_FIELDS,
   type DocumentField,
-  type Part,
+  NOT_GIVEN,
   type PrintedData,
-  partsInOrder,
   SHIPMENT_FIELDS,
   type ShipmentField,
 } from "./printed-fields";
@@ -25,21 +24,41 @@ import type { QrSquare } from "./qr-code";
 import { shipmentTable } from "./shipment-table";
 import { CONTENT_WIDTH, PAGE, type TextStyles, widthIn } from "./styles";
 
-/** Printed for an optional item that was not given. */
-const NOT_GIVEN = "—";
 /**
  * 120 pt is 42 mm, quiet zone included: the symbol of a QR link (version 6,
  * 41 modules) is 35 mm wide, which a phone reads from paper or a screen.
  */
 const QR_SIZE = 120;
-/** Wider than the code, so that the caption in two languages takes three lines. */
-const CAPTION_WIDTH = 170;
+/** Beside the key facts, the code and its caption. */
+const CAPTION_WIDTH = QR_SIZE + COLUMN_GAP / 2;
 const SECTION_GAP = 10;
 const FIELD_GAP = 4;
 const HEADING_GAP = 4;
 
+/**
+ * The lines of a value that page 1 prints at most, the last of them then
+ * "continued on page N": three (an address), or one when the texts are so
+ * long that page 1 would not hold everything an inspector checks
+ * (docs/pdf.md, Page 1).
+ */
+const PAGE_ONE_LINES = [3, 2] as const;
+
+/** A text that page 1 cuts: where it goes on, under its section's "(continued)". */
+interface Continuation {
+  section: MessageKey;
+  label: string | null;
+  lines: Line[];
+  width: number;
+  mark: PageMark;
+}
+
 /** How each kind of content turns into lines, in a document's styles and labels. */
-function writer(styles: TextStyles) {
+function writer(
+  styles: TextStyles,
+  printed: Messages,
+  continuations: Continuation[] = [],
+  pageOneLines: number = PAGE_ONE_LINES[0],
+) {
   const heading = (title: string, width: number) =>
     wrappedLines(title, styles.heading, width, SECTION_GAP).map((line) => ({
       ...line,
@@ -56,17 +75,55 @@ function writer(styles: TextStyles) {
     ...wrappedLines(label, styles.label, width, spaceBefore),
     ...value(text, width),
   ];
-  /** A section in a column: its heading, then its fields. */
+  /**
+   * A field whose value page 1 cuts after `pageOneLines` lines, saying where
+   * the rest goes on (under `section`'s "(continued)"), which it records.
+   */
+  const cutField = (
+    section: MessageKey,
+    label: string | null,
+    text: string | null,
+    width: number,
+    spaceBefore = FIELD_GAP,
+  ): Line[] => {
+    const lines = value(text, width);
+    const labelLines =
+      label === null
+        ? []
+        : wrappedLines(label, styles.label, width, spaceBefore);
+    if (lines.length <= pageOneLines) return [...labelLines, ...lines];
+    const mark: PageMark = {};
+    const kept = pageOneLines - 1;
+    continuations.push({
+      section,
+      label,
+      lines: lines.slice(kept),
+      width,
+      mark,
+    });
+    return [
+      ...labelLines,
+      ...lines.slice(0, kept),
+      ...continuedOnPage(printed, mark, styles.label, width),
+    ];
+  };
+  /** A section in a column: its heading, then its fields, cut on page 1. */
   const section = (
-    title: string,
+    title: MessageKey,
     fields: readonly [label: string, text: string | null][],
   ): Line[] => [
-    ...heading(title, HALF_WIDTH),
+    ...heading(printed[title], HALF_WIDTH),
     ...fields.flatMap(([label, text], index) =>
-      field(label, text, HALF_WIDTH, index === 0 ? HEADING_GAP : FIELD_GAP),
+      cutField(
+        title,
+        label,
+        text,
+        HALF_WIDTH,
+        index === 0 ? HEADING_GAP : FIELD_GAP,
+      ),
     ),
   ];
-  return { heading, value, field, section };
+  return { heading, value, field, cutField, section };
 }
 
 /** The QR code's square, at the right margin, in the block whose top is `top`. */
@@ -83,160 +140,227 @@ const entry = (
   text: string | null,
 ): [label: string, text: string | null] => [messages[field.label], text];
 
-/** Everything a document prints below the page header, in reading order. */
+const FULL_WIDTH = { x: PAGE.margin, width: CONTENT_WIDTH };
+
+/**
+ * Everything a document prints below the page header, in reading order:
+ * page 1's identification, key facts and sections, each long text cut
+ * there so that they fit in `pageOneRoom` (docs/pdf.md, Page 1); a
+ * correction's box; a grouped document's table; the observations, which
+ * flow on; then the rest of each text that page 1 cut.
+ */
 export function documentContent(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
+  pageOneRoom: number,
 ): Block[] {
+  const layOut = (lines: number) => pageOne(document, wording, styles, lines);
+  let first = layOut(PAGE_ONE_LINES[0]);
+  if (first.blocks.reduce((sum, block) => sum + block.height, 0) > pageOneRoom)
+    first = layOut(PAGE_ONE_LINES[1]);
   const messages = wording.printed;
-  const write = writer(styles);
+  const write = writer(styles, messages);
+  const { printed } = document;
+  return [
+    ...first.blocks,
+    // After what an inspector checks, which it never pushes off page 1.
+    ...correction(document, wording, styles),
+    ...(printed.grouped
+      ? shipmentTable(printed, messages, styles, (title) =>
+          write.heading(title, CONTENT_WIDTH),
+        )
+      : []),
+    linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
+    flowingText(
+      write.value(printed.fields.observations, CONTENT_WIDTH),
+      textFlow(wording, styles, "observations", FULL_WIDTH),
+    ),
+    ...first.continuations.flatMap((continuation) =>
+      continued(continuation, wording, styles),
+    ),
+  ];
+}
+
+/**
+ * What page 1 holds whatever the length of the texts: the identification
+ * and key facts, the parties, a single shipment, the special authorization;
+ * each value cut after `lines` lines, and what it cut.
+ */
+function pageOne(
+  document: PrintedDocument,
+  wording: DocumentWording,
+  styles: TextStyles,
+  lines: number,
+): { blocks: Block[]; continuations: Continuation[] } {
+  const messages = wording.printed;
+  const continuations: Continuation[] = [];
+  const write = writer(styles, messages, continuations, lines);
   const { printed } = document;
   const fields = (...keys: DocumentField[]) =>
     keys.map((key) =>
       entry(messages, DOCUMENT_FIELDS[key], printed.fields[key]),
     );
-  const parts: Record<Part, () => Block[]> = {
-    parties: () => [
-      columnsBlock(
-        write.section(
-          messages.shipper,
-          fields("shipper.name", "shipper.tax_id", "shipper.address"),
-        ),
-        write.section(
-          messages.carrier,
-          fields("carrier.name", "carrier.tax_id", "carrier.address"),
-        ),
+  const authorization = () =>
+    write.section(
+      "specialAuthorization",
+      fields("special_authorization.number", "special_authorization.issuer"),
+    );
+  const blocks = [
+    ...identificationBlocks(document, wording, styles, write),
+    columnsBlock(
+      write.section(
+        "shipper",
+        fields("shipper.name", "shipper.tax_id", "shipper.address"),
       ),
-    ],
-    shipments: () =>
-      printed.grouped
-        ? shipmentTable(printed, messages, styles, (title) =>
-            write.heading(title, CONTENT_WIDTH),
-          )
-        : singleShipment(printed, messages, styles),
-    vehicle: () => [
-      columnsBlock(
-        write.section(
-          messages.vehicle,
-          fields("vehicle.registration", "vehicle.trailer_registration"),
-        ),
-        write.section(
-          messages.specialAuthorization,
-          fields(
-            "special_authorization.number",
-            "special_authorization.issuer",
-          ),
-        ),
+      write.section(
+        "carrier",
+        fields("carrier.name", "carrier.tax_id", "carrier.address"),
       ),
-    ],
-    observations: () => [
-      linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
-      ...flowingBlocks(write.value(printed.fields.observations, CONTENT_WIDTH)),
-    ],
-  };
+    ),
+    // The registrations print in the key facts; the special authorization
+    // beside a single shipment's goods.
+    ...(printed.grouped
+      ? [columnsBlock(authorization(), [])]
+      : singleShipment(printed, messages, write, authorization)),
+  ];
+  return { blocks, continuations };
+}
+
+/** A correction's box, a gap above it. */
+function correction(
+  document: PrintedDocument,
+  wording: DocumentWording,
+  styles: TextStyles,
+): Block[] {
+  if (!document.rectifies) return [];
+  const gap: Block = { height: SECTION_GAP, keepWithNext: true, draw() {} };
   return [
-    identificationBlock(document, wording, styles),
-    ...partsInOrder(printed.grouped).flatMap((part) => parts[part]()),
+    gap,
+    rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH),
   ];
 }
 
-/** The one shipment of a document: origin and destination side by side, then its goods. */
+/** How a text of `section` flows in `column`, a page that continues it headed "(continued)". */
+function textFlow(
+  wording: DocumentWording,
+  styles: TextStyles,
+  section: MessageKey,
+  column: TextFlow["column"],
+  label: string | null = null,
+): TextFlow {
+  const write = writer(styles, wording.printed);
+  const head = [
+    ...write.heading(continuedTitle(wording, section), column.width),
+    ...(label === null
+      ? []
+      : wrappedLines(label, styles.label, column.width, HEADING_GAP)),
+  ];
+  return {
+    column,
+    printed: wording.printed,
+    styles,
+    head: {
+      height: heightOf(head),
+      draw: (canvas, top) => drawLines(canvas, head, column, top),
+    },
+  };
+}
+
+/** The rest of a text that page 1 cut, under its "(continued)" heading, on the page it names. */
+function continued(
+  { section, label, lines, width, mark }: Continuation,
+  wording: DocumentWording,
+  styles: TextStyles,
+): Block[] {
+  // A field that is its section (the reference) is not named twice.
+  const name = label === wording.printed[section] ? null : label;
+  const column = { x: PAGE.margin, width };
+  const flow = textFlow(wording, styles, section, column, name);
+  return [{ ...flow.head, keepWithNext: true, mark }, flowingText(lines, flow)];
+}
+
+/**
+ * The one shipment of a document: origin and destination side by side, then
+ * its goods (nature, weight or measure) beside `authorization`.
+ */
 function singleShipment(
   printed: PrintedData,
   messages: Messages,
-  styles: TextStyles,
+  write: ReturnType<typeof writer>,
+  authorization: () => Line[],
 ): Block[] {
-  const write = writer(styles);
   const shipment = printed.shipments[0] as PrintedData["shipments"][number];
   const fields = (...keys: ShipmentField[]) =>
     keys.map((key) => entry(messages, SHIPMENT_FIELDS[key], shipment[key]));
-  // The weight, or the other measure when the goods have none.
-  const [quantityLabel, quantity] = fields(
-    shipment["goods.weight_kg"] !== null
-      ? "goods.weight_kg"
-      : "goods.alternative_measure",
-  )[0] as [string, string | null];
   return [
     columnsBlock(
-      write.section(messages.origin, fields("origin.place", "origin.address")),
+      write.section("origin", fields("origin.place", "origin.address")),
       write.section(
-        messages.destination,
+        "destination",
         fields("destination.place", "destination.address"),
       ),
     ),
-    linesBlock(
-      [
-        ...write.heading(messages.goods, CONTENT_WIDTH),
-        ...wrappedLines(
-          messages.description,
-          styles.label,
-          CONTENT_WIDTH,
-          HEADING_GAP,
+    columnsBlock(
+      write.section(
+        "goods",
+        // The weight, or the other measure when the goods have none.
+        fields(
+          "goods.description",
+          shipment["goods.weight_kg"] !== null
+            ? "goods.weight_kg"
+            : "goods.alternative_measure",
         ),
-      ],
-      true,
+      ),
+      authorization(),
     ),
-    ...flowingBlocks(write.value(shipment["goods.description"], CONTENT_WIDTH)),
-    linesBlock(write.field(quantityLabel, quantity, CONTENT_WIDTH)),
   ];
 }
 
 /**
- * Reference and transport date, then the time of issue on the left (the
- * uuid is in every page's header), under them what a correction rectifies,
- * and the QR code on the right, with its caption under it, flush right.
+ * The key facts, and the QR code on the right with its caption under it,
+ * flush right; under them the reference and the time of issue (the uuid is
+ * in every page's header).
  */
-function identificationBlock(
+function identificationBlocks(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
-): Block {
+  write: ReturnType<typeof writer>,
+): Block[] {
   const messages = wording.printed;
-  const write = writer(styles);
-  const width = CONTENT_WIDTH - QR_SIZE - COLUMN_GAP;
-  const half = (width - COLUMN_GAP) / 2;
-  const reference = write.field(
-    messages.reference,
-    document.reference,
-    half,
-    0,
+  const band = keyFactsBand(
+    document.printed,
+    messages,
+    styles,
+    CONTENT_WIDTH - CAPTION_WIDTH - COLUMN_GAP / 2,
   );
-  const transportDate = write.field(
-    ...entry(
-      messages,
-      DOCUMENT_FIELDS.transport_date,
-      document.printed.fields.transport_date,
-    ),
-    half,
-    0,
-  );
-  const firstRow = Math.max(heightOf(reference), heightOf(transportDate));
-  const issuedAt = write.field(messages.issuedAt, document.timeOfIssue, width);
-  const identity = firstRow + heightOf(issuedAt);
-  // Clear of the caption, which reaches under the code further left.
-  const boxWidth = CONTENT_WIDTH - CAPTION_WIDTH - COLUMN_GAP;
-  const box =
-    document.rectifies &&
-    rectificationBox(document.rectifies, wording, styles, boxWidth);
-  const left = identity + (box ? SECTION_GAP + box.height : 0);
   const caption = wrappedLines(messages.qrCaption, styles.small, CAPTION_WIDTH);
-  return {
-    height: Math.max(left, QR_SIZE + heightOf(caption)),
-    draw(canvas, top) {
-      const column = { x: PAGE.margin, width };
-      drawColumns(canvas, reference, transportDate, column, top);
-      drawLines(canvas, issuedAt, column, top - firstRow);
-      box?.draw(canvas, top - identity - SECTION_GAP);
-      const qr = qrSquare(top);
-      canvas.qrCode(document.qrUrl, qr);
-      const right = qr.x + qr.size;
-      let bottom = top - qr.size;
-      for (const line of caption) {
-        bottom -= line.style.leading;
-        const flushRight = right - widthIn(line.text, line.style);
-        canvas.text(line.text, line.style, flushRight, bottom);
-      }
+  return [
+    {
+      height: Math.max(band.height, QR_SIZE + heightOf(caption)),
+      draw(canvas, top) {
+        band.draw(canvas, PAGE.margin, top);
+        const qr = qrSquare(top);
+        canvas.qrCode(document.qrUrl, qr);
+        const right = qr.x + qr.size;
+        let bottom = top - qr.size;
+        for (const line of caption) {
+          bottom -= line.style.leading;
+          const flushRight = right - widthIn(line.text, line.style);
+          canvas.text(line.text, line.style, flushRight, bottom);
+        }
+      },
     },
-  };
+    columnsBlock(
+      write.cutField(
+        "reference",
+        messages.reference,
+        document.reference,
+        HALF_WIDTH,
+        0,
+      ),
+      write.field(messages.issuedAt, document.timeOfIssue, HALF_WIDTH, 0),
+    ),
+  ];
 }

@@ -6,6 +6,9 @@ import {
 import { formatDate, formatMeasure, formatWeight } from "./format";
 import type { MessageKey } from "./i18n";
 
+/** Printed for an optional item that was not given. */
+export const NOT_GIVEN = "—";
+
 /**
  * A data field as the PDF prints it: the label printed above its value, the
  * section it belongs to where the label alone ("Name", "Place") does not

@@ -1,8 +1,18 @@
 import { printable } from "./fonts";
 import type { Messages } from "./i18n";
-import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
+import {
+  drawLines,
+  heightOf,
+  type Line,
+  linesWithin,
+  wrappedLines,
+} from "./lines";
 import type { Block } from "./page-flow";
-import type { PrintedData, PrintedShipment } from "./printed-fields";
+import {
+  NOT_GIVEN,
+  type PrintedData,
+  type PrintedShipment,
+} from "./printed-fields";
 import { COLORS, CONTENT_WIDTH, PAGE, type TextStyles } from "./styles";
 
 // The shipments of a grouped document as a numbered table (docs/pdf.md,
@@ -65,18 +75,6 @@ function cellsBlock(
       });
     },
   };
-}
-
-/** How many of `lines` fit in `height`, from the first. */
-function linesWithin(lines: readonly Line[], height: number): number {
-  let used = 0;
-  let count = 0;
-  for (const line of lines) {
-    used += (line.spaceBefore ?? 0) + line.style.leading;
-    if (used > height) break;
-    count++;
-  }
-  return count;
 }
 
 /**
@@ -205,7 +203,9 @@ export function shipmentTable(
 
 /** The weight, or the other measure when the goods have none. */
 const quantityOf = (shipment: PrintedShipment): string =>
-  shipment["goods.weight_kg"] ?? shipment["goods.alternative_measure"] ?? "—";
+  shipment["goods.weight_kg"] ??
+  shipment["goods.alternative_measure"] ??
+  NOT_GIVEN;
 
 /** The total weight, under the weights, a rule above it closing the table. */
 function totalBlock(

@@ -62,30 +62,41 @@ function positionsInOrder(text: string, texts: readonly string[]): number[] {
 }
 
 describe("a grouped document", () => {
-  it("prints, in every locale, the parties, vehicle, date and QR code on page 1, then its shipments numbered in order, with the total weight", async () => {
+  it("prints, in every locale, the key facts, parties and QR code on page 1, then its shipments numbered in order, with the total weight", async () => {
     const data = groupedDocument(2);
     for (const locale of DOCUMENT_LOCALES) {
       const pdf = await renderDocumentPdf(input(data, { locale }));
-      const [first = "", ...rest] = (await pageTexts(pdf.bytes)).map(
-        squeezeSpaces,
-      );
+      const pages = (await pageTexts(pdf.bytes)).map(squeezeSpaces);
       const { printed } = documentWording(locale);
-
-      expect(pdf.pages).toBe(1);
-      expect(rest).toEqual([]);
-      const order = positionsInOrder(first, [
-        printed.transportDate,
-        formatDate(FULL_DOCUMENT.transport_date),
-        FULL_DOCUMENT.shipper.name,
-        FULL_DOCUMENT.carrier.name,
-        printed.vehicleRegistration,
-        "1234BCD (ES)",
-        printed.shipments,
+      const titles = [
         printed.shipmentNumber,
         printed.origin,
         printed.destination,
         printed.description,
         printed.weightOrMeasure,
+      ];
+      const [first = ""] = pages;
+      const keyFacts = [
+        printed.vehicle,
+        "1234BCD (ES)",
+        printed.transportDate,
+        formatDate(FULL_DOCUMENT.transport_date),
+        printed.totalWeight,
+        "4 kg",
+        `${printed.route} · ${printed.shipments}: 2`,
+        "S1 dock › S2 shop",
+        FULL_DOCUMENT.shipper.name,
+        FULL_DOCUMENT.carrier.name,
+      ];
+      expect(positionsInOrder(first, keyFacts), first).not.toContain(-1);
+      // The table, from page 1 on, its heading continued on a page after.
+      const content = contentWithoutFrames(pages, locale, {
+        repeated: [[printed.shipmentsContinued, ...titles].join(" ")],
+      });
+      const order = positionsInOrder(content, [
+        ...keyFacts,
+        printed.shipments,
+        ...titles,
         ...shipmentsIn(data).flatMap((shipment, index) => [
           String(index + 1),
           ...rowTexts(shipment),
@@ -95,11 +106,11 @@ describe("a grouped document", () => {
         "4 kg",
         printed.observations,
       ]);
-      expect(order, first).not.toContain(-1);
+      expect(order, content).not.toContain(-1);
+      expect(first).toContain(`${printed.shipments} ${titles.join(" ")}`);
       for (const key of ["shipments", "totalWeight"] as const) {
         expect(first).toContain(CATALOGS.es[key]);
       }
-      expect(first).not.toContain(printed.shipmentsContinued);
       await checkPdfStructure(pdf.bytes);
     }
     const pdf = await renderDocumentPdf(input(data));
@@ -169,7 +180,10 @@ describe("a grouped document", () => {
     const first = pages.findIndex((text) =>
       text.includes(`${printed.shipments} ${titles}`),
     );
-    const last = pages.findIndex((text) => text.includes(printed.totalWeight));
+    // The band of key facts on page 1 names the total weight too.
+    const last = pages.findLastIndex((text) =>
+      text.includes(printed.totalWeight),
+    );
     expect(first).toBeGreaterThanOrEqual(0);
     expect(last).toBe(pdf.pages - 1);
     pages.forEach((text, index) => {

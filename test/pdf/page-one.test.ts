@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import {
+  FULL_DOCUMENT,
+  groupedDocument,
+  ISSUE,
+  LONGEST_DOCUMENT,
+} from "../../fixtures/documents";
+import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
+import type { DocumentData } from "../../src/schemas/document-request";
+import { continuedOnPage, cutOnPageOne } from "./continuations";
+import { pageContents } from "./page-frames";
+import { decodeQrCode, pageTexts, squeezeSpaces } from "./pdf-tools";
+
+const input = (
+  data: DocumentData,
+  overrides: Partial<DocumentPdfInput> = {},
+): DocumentPdfInput => ({
+  data,
+  ...ISSUE,
+  locale: "es",
+  demo: false,
+  ...overrides,
+});
+
+const pagesOf = async (pdf: { bytes: Uint8Array }) =>
+  (await pageTexts(pdf.bytes)).map(squeezeSpaces);
+
+/** The start of a long text, which page 1 prints before cutting it. */
+const start = (text: string | null | undefined): string =>
+  squeezeSpaces(text ?? "").slice(0, 28);
+
+const { shipper, carrier, special_authorization } = LONGEST_DOCUMENT;
+
+/**
+ * What an inspector checks (docs/pdf.md, Page 1) that every document
+ * prints the same way, single or grouped, the long texts by their start.
+ */
+const COMMON_ITEMS = [
+  ISSUE.uuid,
+  "21/11/2026 13:00 (UTC+01:00, hora peninsular)",
+  "23/11/2026",
+  start(shipper.name),
+  "7251801126 (PL)",
+  start(carrier.name),
+  "RO18547290 (RO)",
+  "Vehículo 1234BCD (ES)",
+  "Remolque R1234BCD (ES)",
+  start(special_authorization?.number),
+  start(special_authorization?.issuer),
+];
+
+describe("page 1, with every free text at its longest", () => {
+  it("holds what an inspector checks, the QR code included, each long text cut with the page it goes on", async () => {
+    const pdf = await renderDocumentPdf(input(LONGEST_DOCUMENT));
+    const pages = await pagesOf(pdf);
+    const [first = ""] = pages;
+
+    expect(pdf.pages).toBeGreaterThan(2);
+    for (const item of [
+      ...COMMON_ITEMS,
+      start(LONGEST_DOCUMENT.reference),
+      start(LONGEST_DOCUMENT.origin.place),
+      start(LONGEST_DOCUMENT.destination.place),
+      start(LONGEST_DOCUMENT.goods.description),
+      "Peso 12.345,679 kg",
+    ]) {
+      expect(first).toContain(item);
+    }
+    expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+
+    // Each cut text goes on, whole, on the page it names, under its label.
+    const contents = pageContents(pages, "es", {
+      reference: LONGEST_DOCUMENT.reference,
+    });
+    for (const [text, heading] of [
+      [
+        shipper.name,
+        "Cargador contractual (continuación) Nombre o razón social",
+      ],
+      [
+        carrier.name,
+        "Transportista efectivo (continuación) Nombre o razón social",
+      ],
+      [
+        LONGEST_DOCUMENT.origin.place,
+        "Origen (lugar de carga) (continuación) Lugar",
+      ],
+      [
+        LONGEST_DOCUMENT.goods.description,
+        "Mercancía (continuación) Naturaleza de la mercancía",
+      ],
+    ] as const) {
+      const { rest } = cutOnPageOne(contents, text ?? "", heading, "es");
+      // Nothing lost at the cut or at later page breaks.
+      const later = contents
+        .slice(1)
+        .join(" ")
+        .replace(continuedOnPage("es"), " ")
+        .replaceAll(heading, " ");
+      expect(squeezeSpaces(later)).toContain(rest);
+    }
+  });
+
+  it("starts page 2 with a continuation label, and each later page with the frame and the QR code that reads back at 150 dpi", async () => {
+    const pdf = await renderDocumentPdf(
+      input(LONGEST_DOCUMENT, { locale: "en", demo: true }),
+    );
+    const contents = pageContents(await pagesOf(pdf), "en", {
+      demo: true,
+      reference: LONGEST_DOCUMENT.reference,
+    });
+
+    expect(contents[1]).toMatch(
+      /^Observations \(continued\) \/ Observaciones \(continuación\) /,
+    );
+    for (let page = 1; page <= pdf.pages; page++) {
+      expect(await decodeQrCode(pdf.bytes, page), `page ${page}`).toBe(
+        ISSUE.qrUrl,
+      );
+    }
+  });
+
+  it("holds what an inspector checks on a correction", async () => {
+    const pdf = await renderDocumentPdf(
+      input(LONGEST_DOCUMENT, {
+        rectifies: {
+          uuid: "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b",
+          data: FULL_DOCUMENT,
+        },
+      }),
+    );
+    const [first = ""] = await pagesOf(pdf);
+    for (const item of [
+      ...COMMON_ITEMS,
+      start(LONGEST_DOCUMENT.origin.place),
+      start(LONGEST_DOCUMENT.goods.description),
+      "Peso 12.345,679 kg",
+    ]) {
+      expect(first).toContain(item);
+    }
+    const text = (await pagesOf(pdf)).join(" ");
+    expect(text).toContain("Rectifica el documento 7c0e9a51");
+  });
+
+  it("holds what an inspector checks on a grouped document: the number of shipments, the first origin, the last destination, the total weight", async () => {
+    const data = {
+      ...groupedDocument(100, { longest: true }),
+      shipper: LONGEST_DOCUMENT.shipper,
+      carrier: LONGEST_DOCUMENT.carrier,
+      special_authorization: LONGEST_DOCUMENT.special_authorization,
+      observations: LONGEST_DOCUMENT.observations,
+    };
+    const pdf = await renderDocumentPdf(input(data));
+    const [first = ""] = await pagesOf(pdf);
+    for (const item of [
+      ...COMMON_ITEMS,
+      "Trayecto · Envíos: 100",
+      "S1 dock 0.",
+      "S100 shop 0.",
+      "Peso total 5.100 kg",
+    ]) {
+      expect(first).toContain(item);
+    }
+    expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+  }, 60_000);
+});
