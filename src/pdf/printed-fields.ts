@@ -186,9 +186,8 @@ export const SHIPMENT_KEYS = keys(SHIPMENT_FIELDS);
 export type Part = keyof typeof PART_FIELDS | "shipments";
 
 /**
- * The order of the parts. A grouped document prints the vehicle before its
- * table of shipments, which may run over pages: page 1 shows everything
- * but the shipments that do not fit on it.
+ * The order of the parts, as a correction lists their changes: a grouped
+ * document's vehicle before its shipments, which may be many.
  */
 export const partsInOrder = (grouped: boolean): readonly Part[] =>
   grouped
