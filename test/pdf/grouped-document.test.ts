@@ -22,17 +22,9 @@ import {
   pageTexts,
   squeezeSpaces,
 } from "./pdf-tools";
+import { renderInput } from "./render-input";
 
-const input = (
-  data: DocumentData,
-  overrides: Partial<DocumentPdfInput> = {},
-): DocumentPdfInput => ({
-  data,
-  ...ISSUE,
-  locale: "es",
-  demo: false,
-  ...overrides,
-});
+const input = renderInput;
 
 const shipmentsIn = (data: DocumentData): Shipment[] =>
   "shipments" in data ? data.shipments : [];

@@ -5,23 +5,13 @@ import {
   ISSUE,
   LONGEST_DOCUMENT,
 } from "../../fixtures/documents";
-import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
-import type { DocumentData } from "../../src/schemas/document-request";
-import { continuedOnPage, cutOnPageOne } from "./continuations";
+import { cutOnPageOne } from "./continuations";
 import { pageContents } from "./page-frames";
 import { decodeQrCode, pageTexts, squeezeSpaces } from "./pdf-tools";
+import { renderInput } from "./render-input";
 
-const input = (
-  data: DocumentData,
-  overrides: Partial<DocumentPdfInput> = {},
-): DocumentPdfInput => ({
-  data,
-  ...ISSUE,
-  locale: "es",
-  demo: false,
-  ...overrides,
-});
+const input = renderInput;
 
 const pagesOf = async (pdf: { bytes: Uint8Array }) =>
   (await pageTexts(pdf.bytes)).map(squeezeSpaces);
@@ -91,14 +81,9 @@ describe("page 1, with every free text at its longest", () => {
         "Mercancía (continuación) Naturaleza de la mercancía",
       ],
     ] as const) {
-      const { rest } = cutOnPageOne(contents, text ?? "", heading, "es");
-      // Nothing lost at the cut or at later page breaks.
-      const later = contents
-        .slice(1)
-        .join(" ")
-        .replace(continuedOnPage("es"), " ")
-        .replaceAll(heading, " ");
-      expect(squeezeSpaces(later)).toContain(rest);
+      expect(cutOnPageOne(contents, text ?? "", heading, "es"), heading).toBe(
+        true,
+      );
     }
   });
 
