@@ -4,7 +4,7 @@ import { escaped } from "./page-frames";
 import { squeezeSpaces } from "./pdf-tools";
 
 /** "continued on page N" in a locale's words (and the Spanish), N captured, anywhere in a text. */
-export function continuedOnPage(locale: DocumentLocale): RegExp {
+function continuedOnPage(locale: DocumentLocale): RegExp {
   return new RegExp(
     escaped(documentWording(locale).printed.continuedOnPage).replaceAll(
       "\\{page\\}",
