@@ -36,10 +36,10 @@ const FIELD_GAP = 4;
 const HEADING_GAP = 4;
 
 /**
- * The lines of a value that page 1 prints at most, the last of them then
- * "continued on page N": three (an address), or one when the texts are so
- * long that page 1 would not hold everything an inspector checks
- * (docs/pdf.md, Page 1).
+ * The lines of a value that page 1 prints at most, "continued on page N"
+ * the last of them when the value goes on: three (an address's), or two
+ * when the texts are so long that page 1 would not hold everything an
+ * inspector checks otherwise (docs/pdf.md, Page 1).
  */
 const PAGE_ONE_LINES = [3, 2] as const;
 
