@@ -15,6 +15,7 @@ import type { PrintedDocument } from "./printed-document";
 import {
   DOCUMENT_FIELDS,
   type DocumentField,
+  NOT_GIVEN,
   type Part,
   type PrintedData,
   partsInOrder,
@@ -25,8 +26,6 @@ import type { QrSquare } from "./qr-code";
 import { shipmentTable } from "./shipment-table";
 import { CONTENT_WIDTH, PAGE, type TextStyles, widthIn } from "./styles";
 
-/** Printed for an optional item that was not given. */
-const NOT_GIVEN = "—";
 /**
  * 120 pt is 42 mm, quiet zone included: the symbol of a QR link (version 6,
  * 41 modules) is 35 mm wide, which a phone reads from paper or a screen.

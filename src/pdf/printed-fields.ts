@@ -6,18 +6,23 @@ import {
 import { formatDate, formatMeasure, formatWeight } from "./format";
 import type { MessageKey } from "./i18n";
 
+/** Printed for an optional item that was not given. */
+export const NOT_GIVEN = "—";
+
 /**
  * A data field as the PDF prints it: the label printed above its value, the
  * section it belongs to where the label alone ("Name", "Place") does not
  * say whose it is, and its printed text (null when not given). A correction
  * compares the printed text of normalized data, or `compare` where the
- * text rounds the value.
+ * text rounds the value, and prints both texts of a changed field, but only
+ * its label for a `long` one (a description, observations, an address).
  */
 interface PrintedField<Source> {
   label: MessageKey;
   section?: MessageKey;
   print: (source: Source) => string | null;
   compare?: (source: Source) => string | null;
+  long?: true;
 }
 
 /** An address or a transport location; a location may lack street and postal code. */
@@ -66,6 +71,7 @@ const PARTIES_FIELDS = {
     section: "shipper",
     label: "registeredAddress",
     print: (d) => addressLines(d.shipper.address),
+    long: true,
   },
   "carrier.name": {
     section: "carrier",
@@ -81,6 +87,7 @@ const PARTIES_FIELDS = {
     section: "carrier",
     label: "registeredAddress",
     print: (d) => d.carrier.address && addressLines(d.carrier.address),
+    long: true,
   },
 } satisfies Record<string, PrintedField<DocumentData>>;
 
@@ -95,6 +102,7 @@ export const SHIPMENT_FIELDS = {
     section: "origin",
     label: "address",
     print: (s) => addressLines(s.origin),
+    long: true,
   },
   "destination.place": {
     section: "destination",
@@ -105,10 +113,12 @@ export const SHIPMENT_FIELDS = {
     section: "destination",
     label: "address",
     print: (s) => addressLines(s.destination),
+    long: true,
   },
   "goods.description": {
     label: "description",
     print: (s) => s.goods.description,
+    long: true,
   },
   "goods.weight_kg": {
     label: "weight",
@@ -153,7 +163,11 @@ const VEHICLE_FIELDS = {
 } satisfies Record<string, PrintedField<DocumentData>>;
 
 const OBSERVATIONS_FIELDS = {
-  observations: { label: "observations", print: (d) => d.observations },
+  observations: {
+    label: "observations",
+    print: (d) => d.observations,
+    long: true,
+  },
 } satisfies Record<string, PrintedField<DocumentData>>;
 
 export const DOCUMENT_FIELDS = {
