@@ -6,7 +6,7 @@ import { Font, type TTF } from "fonteditor-core";
 
 const ARROW = 0x2192;
 /** In font units (1000 an em): the arrow's advance, shaft start, head start and tip, half the head's height. */
-const SHAPE = { advance: 800, left: 60, neck: 480, tip: 740, wing: 200 };
+const SHAPE = { advance: 840, left: 60, neck: 440, tip: 780, wing: 240 };
 
 /** The horizontal bar of `+`: its axis and half its stroke. */
 function barOf(plus: TTF.Glyph): { axis: number; half: number } {
