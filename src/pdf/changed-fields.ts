@@ -16,6 +16,15 @@ interface PrintedTexts {
 }
 
 /**
+ * The printed texts of a field that changed, or the compared ones where the
+ * printed texts are the same (a weight changed beyond its printed decimals).
+ */
+const textsOf = (
+  printed: PrintedTexts,
+  compared: PrintedTexts,
+): PrintedTexts => (printed.before === printed.after ? compared : printed);
+
+/**
  * One thing a correction changed on the page. Shipments are numbered as
  * printed, from 1 (`shipment` is null when neither version is grouped); the
  * n-th shipment of one version is compared with the n-th of the other,
@@ -73,8 +82,10 @@ const fieldsOf = (
     kind: "shipment field",
     shipment,
     field,
-    before: before.printed[field],
-    after: after.printed[field],
+    ...textsOf(
+      { before: before.printed[field], after: after.printed[field] },
+      { before: before.compared[field], after: after.compared[field] },
+    ),
   }));
 
 /**
@@ -97,8 +108,13 @@ export const changedFields = (
           .map((field) => ({
             kind: "field",
             field,
-            before: before.fields[field],
-            after: after.fields[field],
+            ...textsOf(
+              { before: before.fields[field], after: after.fields[field] },
+              {
+                before: before.compared.fields[field],
+                after: after.compared.fields[field],
+              },
+            ),
           })),
   );
 

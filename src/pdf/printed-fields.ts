@@ -14,8 +14,9 @@ export const NOT_GIVEN = "—";
  * section it belongs to where the label alone ("Name", "Place") does not
  * say whose it is, and its printed text (null when not given). A correction
  * compares the printed text of normalized data, or `compare` where the
- * text rounds the value, and prints both texts of a changed field, but only
- * its label for a `long` one (a description, observations, an address).
+ * text rounds the value, and prints both texts of a changed field (both
+ * compared texts where the printed ones are the same), but only its label
+ * for a `long` one (a description, observations, an address).
  */
 interface PrintedField<Source> {
   label: MessageKey;
@@ -123,8 +124,10 @@ export const SHIPMENT_FIELDS = {
   "goods.weight_kg": {
     label: "weight",
     print: ({ goods }) => goods.weight_kg && formatWeight(goods.weight_kg),
-    // Printed to 3 decimals: a change in the 4th is a change all the same.
-    compare: ({ goods }) => goods.weight_kg,
+    // Printed to 3 decimals: a change in the 4th is a change all the same,
+    // which a correction shows with every decimal the API accepts.
+    compare: ({ goods }) =>
+      goods.weight_kg && formatMeasure(goods.weight_kg, "kg"),
   },
   "goods.alternative_measure": {
     label: "alternativeMeasure",

@@ -75,12 +75,14 @@ describe("the fields a correction changes", () => {
     ).toEqual([]);
   });
 
-  it("count a weight changed beyond the 3 decimals it prints", () => {
-    expect(
-      changesMadeBy((body) => {
-        body.goods.weight_kg = "12345.6781";
-      }),
-    ).toEqual(["goods.weight_kg"]);
+  it("count a weight changed beyond the 3 decimals it prints, shown with all its decimals", () => {
+    const changes = changesTo(fullRequest, (body) => {
+      body.goods.weight_kg = "12345.6781";
+    });
+    expect(changes.map(short)).toEqual(["goods.weight_kg"]);
+    expect(items("es", changes)).toEqual([
+      "Peso: 12.345,678 kg → 12.345,6781 kg",
+    ]);
   });
 
   it("are listed in printed order, a plate as a change of vehicle", () => {
