@@ -14,13 +14,16 @@ export const NOT_GIVEN = "—";
  * section it belongs to where the label alone ("Name", "Place") does not
  * say whose it is, and its printed text (null when not given). A correction
  * compares the printed text of normalized data, or `compare` where the
- * text rounds the value.
+ * text rounds the value, and prints both texts of a changed field (both
+ * compared texts where the printed ones are the same), but only its label
+ * for a `long` one (a description, observations, an address).
  */
 interface PrintedField<Source> {
   label: MessageKey;
   section?: MessageKey;
   print: (source: Source) => string | null;
   compare?: (source: Source) => string | null;
+  long?: true;
 }
 
 /** An address or a transport location; a location may lack street and postal code. */
@@ -69,6 +72,7 @@ const PARTIES_FIELDS = {
     section: "shipper",
     label: "registeredAddress",
     print: (d) => addressLines(d.shipper.address),
+    long: true,
   },
   "carrier.name": {
     section: "carrier",
@@ -84,6 +88,7 @@ const PARTIES_FIELDS = {
     section: "carrier",
     label: "registeredAddress",
     print: (d) => d.carrier.address && addressLines(d.carrier.address),
+    long: true,
   },
 } satisfies Record<string, PrintedField<DocumentData>>;
 
@@ -98,6 +103,7 @@ export const SHIPMENT_FIELDS = {
     section: "origin",
     label: "address",
     print: (s) => addressLines(s.origin),
+    long: true,
   },
   "destination.place": {
     section: "destination",
@@ -108,16 +114,20 @@ export const SHIPMENT_FIELDS = {
     section: "destination",
     label: "address",
     print: (s) => addressLines(s.destination),
+    long: true,
   },
   "goods.description": {
     label: "description",
     print: (s) => s.goods.description,
+    long: true,
   },
   "goods.weight_kg": {
     label: "weight",
     print: ({ goods }) => goods.weight_kg && formatWeight(goods.weight_kg),
-    // Printed to 3 decimals: a change in the 4th is a change all the same.
-    compare: ({ goods }) => goods.weight_kg,
+    // Printed to 3 decimals: a change in the 4th is a change all the same,
+    // which a correction shows with every decimal the API accepts.
+    compare: ({ goods }) =>
+      goods.weight_kg && formatMeasure(goods.weight_kg, "kg"),
   },
   "goods.alternative_measure": {
     label: "alternativeMeasure",
@@ -156,7 +166,11 @@ const VEHICLE_FIELDS = {
 } satisfies Record<string, PrintedField<DocumentData>>;
 
 const OBSERVATIONS_FIELDS = {
-  observations: { label: "observations", print: (d) => d.observations },
+  observations: {
+    label: "observations",
+    print: (d) => d.observations,
+    long: true,
+  },
 } satisfies Record<string, PrintedField<DocumentData>>;
 
 export const DOCUMENT_FIELDS = {

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { minimalRequest } from "../../fixtures/requests";
+import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 import {
   apiClient,
   freePort,
@@ -64,6 +65,40 @@ describe("npm start", () => {
     expect(await bad.json()).toMatchObject({
       errors: [{ code: "UNAUTHENTICATED" }],
     });
+  });
+});
+
+describe("a correction issued through npm start", () => {
+  it("serves a PDF that names the corrected version and prints each change as old → new", async () => {
+    const request = apiClient(port, printedKey(service.output()));
+    const created = await request("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(fullRequest()),
+    });
+    expect(created.status).toBe(201);
+    const original = (await created.json()) as { uuid: string };
+    const body = fullRequest();
+    body.reference = "PED-2026-0001-B";
+    body.goods.weight_kg = "13000";
+    body.vehicle.registration = "5678 dfg";
+    const corrected = await request(`/api/v1/documents/${original.uuid}`, {
+      method: "PUT",
+      body: JSON.stringify(body),
+    });
+    expect(corrected.status).toBe(200);
+    const correction = (await corrected.json()) as { uuid: string };
+    const pdf = await request(`/api/v1/documents/${correction.uuid}/pdf`);
+    expect(pdf.status).toBe(200);
+    const [first = ""] = await pageTexts(
+      new Uint8Array(await pdf.arrayBuffer()),
+    );
+    const text = squeezeSpaces(first);
+    expect(text).toContain(
+      `Rectifica el documento PED-2026-0001 (${original.uuid})`,
+    );
+    expect(text).toContain(
+      "• Matrícula del vehículo: 1234BCD (ES) → 5678DFG (ES) • Peso: 12.345,678 kg → 13.000 kg",
+    );
   });
 });
 

@@ -226,21 +226,21 @@ describe("a correction of a grouped document", () => {
     second.goods = { ...second.goods, weight_kg: "20" };
     const text = await correct(before, after);
     expect(text).toContain(
-      "Changes: Shipment 2: Weight; Shipment 3: added Cambios: Envío 2: Peso; Envío 3: añadido",
+      "Changes / Cambios • Shipment 2: Weight / Envío 2: Peso: 2,5 kg → 20 kg • Shipment 3: added / Envío 3: añadido",
     );
     expect(text).not.toContain("Change of vehicle");
     expect(await correct(after, before, "es")).toContain(
-      "Cambios: Envío 2: Peso; Envío 3: suprimido",
+      "Cambios • Envío 2: Peso: 20 kg → 2,5 kg • Envío 3: suprimido",
     );
   });
 
   it("says that a single-shipment document became grouped, and back", async () => {
     const grouped = groupedDocument(2);
     expect(await correct(FULL_DOCUMENT, grouped)).toContain(
-      "Changes: Grouped document: several shipments instead of one; Shipment 1: Origin (place of loading) — Place;",
+      "Changes / Cambios • Grouped document: several shipments instead of one / Documento agrupado: varios envíos en lugar de uno • Shipment 1: Origin (place of loading) — Place / Envío 1: Origen (lugar de carga) — Lugar: Almacén Ελλάδα Foods, muelle 3 → S1 dock •",
     );
     expect(await correct(grouped, FULL_DOCUMENT, "es")).toContain(
-      "Cambios: Un solo envío en lugar de varios; Envío 1: Origen (lugar de carga) — Lugar;",
+      "Cambios • Un solo envío en lugar de varios • Envío 1: Origen (lugar de carga) — Lugar: S1 dock → Almacén Ελλάδα Foods, muelle 3 •",
     );
   });
 });

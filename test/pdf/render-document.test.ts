@@ -109,6 +109,7 @@ const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
       "shipmentRemoved",
       "becameGrouped",
       "becameSingle",
+      "rectificationContinued",
       "canaryTime",
       "alternativeMeasure",
       "shipments",
@@ -209,49 +210,76 @@ describe("a correction", () => {
   const correction = (overrides: Partial<DocumentPdfInput> = {}) =>
     input({ rectifies: RECTIFIED_VERSION, ...overrides });
 
-  it("names the version it rectifies and what changed, a change of vehicle as such, in every locale", async () => {
+  it("names the version it rectifies by reference and uuid, then the change of vehicle, then each change as old → new, in every locale, on page 1", async () => {
+    const { uuid } = RECTIFIED_VERSION;
     const english = await textOf(
       (await renderDocumentPdf(correction({ locale: "en" }))).bytes,
     );
     expect(english).toContain(
-      "Change of vehicle (Order FOM/2861/2012, art. 6 g) / Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)",
+      `Rectifies document / Rectifica el documento PED-2026-0041 (${uuid}) Change of vehicle (Order FOM/2861/2012, art. 6 g) / Cambio de vehículo (Orden FOM/2861/2012, art. 6 g) Changes / Cambios`,
     );
-    expect(english).toContain("Changes: Weight; Vehicle registration");
+    // The plates first, the change of vehicle being the first thing checked.
+    expect(english).toContain(
+      "• Vehicle registration / Matrícula del vehículo: 5678FGH (ES) → 1234BCD (ES) • Weight / Peso: 12.000 kg → 12.345,679 kg",
+    );
     for (const locale of DOCUMENT_LOCALES) {
       const pdf = await renderDocumentPdf(correction({ locale }));
-      const text = await textOf(pdf.bytes);
-      const { own, printed } = documentWording(locale);
-      expect(text).toContain(`${printed.rectifies} ${RECTIFIED_VERSION.uuid}`);
+      const [first = ""] = await pageTexts(pdf.bytes);
+      const text = squeezeSpaces(first);
+      const { printed } = documentWording(locale);
+      expect(text).toContain(`${printed.rectifies} PED-2026-0041 (${uuid})`);
       expect(text).toContain(squeezeSpaces(printed.changeOfVehicle));
       expect(text).toContain(
-        squeezeSpaces(
-          `${own.changes}: ${own.weight}; ${own.vehicleRegistration}`,
-        ),
+        `${printed.vehicleRegistration}: 5678FGH (ES) → 1234BCD (ES)`,
       );
-      expect(text).toContain("Cambios: Peso; Matrícula del vehículo");
-      expect(text).not.toContain(squeezeSpaces(own.noChanges));
+      expect(text).toContain(`${printed.weight}: 12.000 kg → 12.345,679 kg`);
+      expect(text).not.toContain(squeezeSpaces(printed.noChanges));
     }
   });
 
-  it("lists the changes in the document's language, then in Spanish", async () => {
-    const movedOrigin = {
+  it("names a version without a reference by its uuid alone", async () => {
+    const unnamed = {
+      ...RECTIFIED_VERSION,
+      data: { ...RECTIFIED_VERSION.data, reference: null },
+    };
+    const text = await textOf(
+      (await renderDocumentPdf(correction({ rectifies: unnamed }))).bytes,
+    );
+    expect(text).toContain(
+      `Rectifica el documento ${RECTIFIED_VERSION.uuid} Cambio de vehículo`,
+    );
+  });
+
+  it("prints a long text changed by its label alone, and a value not given as —", async () => {
+    const before = {
       ...FULL_DOCUMENT,
-      origin: { ...FULL_DOCUMENT.origin, place: "Almacén Sur" },
+      origin: {
+        ...FULL_DOCUMENT.origin,
+        place: "Almacén Sur",
+        street: "Otra 1",
+      },
+      goods: { ...FULL_DOCUMENT.goods, description: "Otra mercancía" },
+      vehicle: {
+        ...FULL_DOCUMENT.vehicle,
+        trailer_registration: null,
+        trailer_country: null,
+      },
+      observations: "Otras observaciones",
     };
     const text = await textOf(
       (
         await renderDocumentPdf(
           correction({
             locale: "en",
-            rectifies: { ...RECTIFIED_VERSION, data: movedOrigin },
+            rectifies: { ...RECTIFIED_VERSION, data: before },
           }),
         )
       ).bytes,
     );
-    expect(text).not.toContain("Change of vehicle");
     expect(text).toContain(
-      "Changes: Origin (place of loading) — Place Cambios: Origen (lugar de carga) — Lugar",
+      "Changes / Cambios • Trailer or semi-trailer registration / Matrícula del remolque o semirremolque: — → R1234BCD (ES) • Origin (place of loading) — Place / Origen (lugar de carga) — Lugar: Almacén Sur → Almacén Ελλάδα Foods, muelle 3 • Origin (place of loading) — Address / Origen (lugar de carga) — Dirección • Nature of the goods / Naturaleza de la mercancía • Observations / Observaciones",
     );
+    expect(text).not.toContain("Otra");
   });
 
   it("says that no data changed when none did", async () => {
@@ -266,13 +294,13 @@ describe("a correction", () => {
     expect(english).toContain(
       "No transport data has changed / Ningún dato del transporte ha cambiado",
     );
-    expect(english).not.toContain("Changes:");
+    expect(english).not.toContain("Changes");
     expect(english).not.toContain("Change of vehicle");
     const spanish = await textOf(
       (await renderDocumentPdf(correction({ rectifies: unchanged }))).bytes,
     );
     expect(spanish).toContain("Ningún dato del transporte ha cambiado");
-    expect(spanish).not.toContain("Cambios:");
+    expect(spanish).not.toContain("Cambios");
   });
 });
 

@@ -19,6 +19,7 @@ export const ca: Messages = {
   shipmentRemoved: "suprimit",
   becameGrouped: "Document agrupat: diversos enviaments en lloc d'un",
   becameSingle: "Un sol enviament en lloc de diversos",
+  rectificationContinued: "Rectificació (continuació)",
   qrCaption: "Escanegeu el codi per baixar aquest document",
   vehicle: "Vehicle",
   trailer: "Remolc",

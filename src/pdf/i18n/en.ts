@@ -19,6 +19,7 @@ export const en: Messages = {
   shipmentRemoved: "removed",
   becameGrouped: "Grouped document: several shipments instead of one",
   becameSingle: "One shipment instead of several",
+  rectificationContinued: "Rectification (continued)",
   qrCaption: "Scan the code to download this document",
   vehicle: "Vehicle",
   trailer: "Trailer",

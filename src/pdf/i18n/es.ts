@@ -19,6 +19,7 @@ export const es: Messages = {
   shipmentRemoved: "suprimido",
   becameGrouped: "Documento agrupado: varios envíos en lugar de uno",
   becameSingle: "Un solo envío en lugar de varios",
+  rectificationContinued: "Rectificación (continuación)",
   qrCaption: "Escanee el código para descargar este documento",
   vehicle: "Vehículo",
   trailer: "Remolque",

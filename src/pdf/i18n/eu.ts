@@ -19,6 +19,7 @@ export const eu: Messages = {
   shipmentRemoved: "kendua",
   becameGrouped: "Dokumentu taldekatua: hainbat bidalketa bakar baten ordez",
   becameSingle: "Bidalketa bakarra hainbaten ordez",
+  rectificationContinued: "Zuzenketa (jarraipena)",
   qrCaption: "Eskaneatu kodea agiri hau deskargatzeko",
   vehicle: "Ibilgailua",
   trailer: "Atoia",

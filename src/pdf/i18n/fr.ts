@@ -19,6 +19,7 @@ export const fr: Messages = {
   shipmentRemoved: "supprimé",
   becameGrouped: "Document groupé : plusieurs envois au lieu d'un",
   becameSingle: "Un seul envoi au lieu de plusieurs",
+  rectificationContinued: "Rectification (suite)",
   qrCaption: "Scannez le code pour télécharger ce document",
   vehicle: "Véhicule",
   trailer: "Remorque",

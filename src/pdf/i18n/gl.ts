@@ -19,6 +19,7 @@ export const gl: Messages = {
   shipmentRemoved: "suprimido",
   becameGrouped: "Documento agrupado: varios envíos en lugar dun",
   becameSingle: "Un só envío en lugar de varios",
+  rectificationContinued: "Rectificación (continuación)",
   qrCaption: "Escanee o código para descargar este documento",
   vehicle: "Vehículo",
   trailer: "Remolque",

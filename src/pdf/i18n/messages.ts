@@ -18,6 +18,7 @@ export const MESSAGE_KEYS = [
   "shipmentRemoved",
   "becameGrouped",
   "becameSingle",
+  "rectificationContinued",
   "qrCaption",
   "vehicle",
   "trailer",

@@ -19,6 +19,7 @@ export const ptPt: Messages = {
   shipmentRemoved: "suprimido",
   becameGrouped: "Documento agrupado: vários envios em vez de um",
   becameSingle: "Um só envio em vez de vários",
+  rectificationContinued: "Retificação (continuação)",
   qrCaption: "Leia o código para descarregar este documento",
   vehicle: "Veículo",
   trailer: "Reboque",
