@@ -210,6 +210,25 @@ describe("the OpenAPI document", () => {
     });
   });
 
+  it("gives the list's page and limit their defaults and ranges", () => {
+    const list = document.paths["/api/v1/documents"]?.get as {
+      parameters: { name: string; schema: object }[];
+    };
+    const schemaOf = (name: string) =>
+      list.parameters.find((parameter) => parameter.name === name)?.schema;
+    expect(schemaOf("page")).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      default: 1,
+    });
+    expect(schemaOf("limit")).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 25,
+    });
+  });
+
   it("shows a generated client both shapes of a document, each with an example of its own", () => {
     const schemas = document.components.schemas as Record<string, Schema>;
     const refs = (...ids: string[]) =>
