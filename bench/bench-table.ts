@@ -233,7 +233,7 @@ const markdown = (table: Row[]): string[] => [
 /** README's table: the figures measured from outside, with the run they come from. */
 export function readmeTable({ http }: BenchResults): string {
   return [
-    `\`npm run bench:http\` at commit ${http.commit.slice(0, 7)}, ${http.cpus} × ${http.cpu}, on a shared machine (ratios count, not absolute figures):`,
+    `Last \`npm run bench:http\`: commit ${http.commit.slice(0, 7)}, ${http.cpus} × ${http.cpu}; other processes' load moves throughputs, ratios less:`,
     "",
     ...markdown(measuredFromOutside(http)),
   ].join("\n");
