@@ -17,6 +17,7 @@ import {
   type DocumentField,
   NOT_GIVEN,
   type PrintedData,
+  runOn,
   SHIPMENT_FIELDS,
   type ShipmentField,
 } from "./printed-fields";
@@ -36,12 +37,18 @@ const FIELD_GAP = 4;
 const HEADING_GAP = 4;
 
 /**
- * The lines of a value that page 1 prints at most, "continued on page N"
- * the last of them when the value goes on: three (an address's), or two
- * when the texts are so long that page 1 would not hold everything an
- * inspector checks otherwise (docs/pdf.md, Page 1).
+ * How page 1 lays out its values, from the roomiest: the lines of a value
+ * that it prints at most, "continued on page N" the last of them when the
+ * value goes on (three: an address's), and whether an address runs on, its
+ * parts joined by commas (docs/pdf.md, Page 1).
  */
-const PAGE_ONE_LINES = [3, 2] as const;
+const PAGE_ONE_FITS = [
+  { lines: 3, runOn: false },
+  { lines: 3, runOn: true },
+  { lines: 2, runOn: true },
+] as const;
+
+type PageOneFit = (typeof PAGE_ONE_FITS)[number];
 
 /** A text that page 1 cuts: where it goes on, under its section's "(continued)". */
 interface Continuation {
@@ -57,7 +64,7 @@ function writer(
   styles: TextStyles,
   printed: Messages,
   continuations: Continuation[] = [],
-  pageOneLines: number = PAGE_ONE_LINES[0],
+  pageOneLines: number = PAGE_ONE_FITS[0].lines,
 ) {
   const heading = (title: string, width: number) =>
     wrappedLines(title, styles.heading, width, SECTION_GAP).map((line) => ({
@@ -142,6 +149,27 @@ const entry = (
 
 const FULL_WIDTH = { x: PAGE.margin, width: CONTENT_WIDTH };
 
+/** The addresses, which run on where page 1 needs the room. */
+const ADDRESSES: ReadonlySet<string> = new Set<DocumentField | ShipmentField>([
+  "shipper.address",
+  "carrier.address",
+  "origin.address",
+  "destination.address",
+]);
+
+/** A field's printed text as page 1 lays it out with `fit`. */
+function printedText<Key extends string>(
+  texts: Record<Key, string | null>,
+  key: Key,
+  fit: PageOneFit,
+): string | null {
+  const text = texts[key];
+  return fit.runOn && ADDRESSES.has(key) && text !== null ? runOn(text) : text;
+}
+
+const blocksHeight = (blocks: readonly Block[]): number =>
+  blocks.reduce((sum, block) => sum + block.height, 0);
+
 /**
  * Everything a document prints below the page header, in reading order:
  * page 1's identification, key facts and sections, each long text cut
@@ -155,27 +183,48 @@ export function documentContent(
   styles: TextStyles,
   pageOneRoom: number,
 ): Block[] {
-  const layOut = (lines: number) => pageOne(document, wording, styles, lines);
-  let first = layOut(PAGE_ONE_LINES[0]);
-  if (first.blocks.reduce((sum, block) => sum + block.height, 0) > pageOneRoom)
-    first = layOut(PAGE_ONE_LINES[1]);
   const messages = wording.printed;
   const write = writer(styles, messages);
   const { printed } = document;
-  return [
-    ...first.blocks,
-    // After what an inspector checks, which it never pushes off page 1.
-    ...correction(document, wording, styles),
-    ...(printed.grouped
-      ? shipmentTable(printed, messages, styles, (title) =>
-          write.heading(title, CONTENT_WIDTH),
-        )
-      : []),
+  const box =
+    document.rectifies &&
+    rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH);
+  const observations = [
     linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
     flowingText(
       write.value(printed.fields.observations, CONTENT_WIDTH),
       textFlow(wording, styles, "observations", FULL_WIDTH),
     ),
+  ];
+  const layouts = PAGE_ONE_FITS.map((fit) => ({
+    fit,
+    ...pageOne(document, wording, styles, fit),
+  }));
+  const fitting = (below: number, cutting = false) =>
+    layouts.find(
+      ({ fit, blocks }) =>
+        (cutting || fit.lines === PAGE_ONE_FITS[0].lines) &&
+        blocksHeight(blocks) + below <= pageOneRoom,
+    );
+  // As few pages as may be: page 1 holds, if it can, a correction's box
+  // and a single shipment's observations, or the box; it cuts the texts
+  // shorter only for what an inspector checks and the box's lead.
+  const boxHeight = box ? SECTION_GAP + box.height : 0;
+  const first =
+    fitting(boxHeight + (printed.grouped ? 0 : blocksHeight(observations))) ??
+    fitting(boxHeight) ??
+    fitting(box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0, true) ??
+    (layouts.at(-1) as (typeof layouts)[number]);
+  return [
+    ...first.blocks,
+    // After what an inspector checks, which it never pushes off page 1.
+    ...(box ? correction(box, pageOneRoom - blocksHeight(first.blocks)) : []),
+    ...(printed.grouped
+      ? shipmentTable(printed, messages, styles, (title) =>
+          write.heading(title, CONTENT_WIDTH),
+        )
+      : []),
+    ...observations,
     ...first.continuations.flatMap((continuation) =>
       continued(continuation, wording, styles),
     ),
@@ -191,15 +240,19 @@ function pageOne(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
-  lines: number,
+  fit: PageOneFit,
 ): { blocks: Block[]; continuations: Continuation[] } {
   const messages = wording.printed;
   const continuations: Continuation[] = [];
-  const write = writer(styles, messages, continuations, lines);
+  const write = writer(styles, messages, continuations, fit.lines);
   const { printed } = document;
   const fields = (...keys: DocumentField[]) =>
     keys.map((key) =>
-      entry(messages, DOCUMENT_FIELDS[key], printed.fields[key]),
+      entry(
+        messages,
+        DOCUMENT_FIELDS[key],
+        printedText(printed.fields, key, fit),
+      ),
     );
   const authorization = () =>
     write.section(
@@ -222,23 +275,20 @@ function pageOne(
     // beside a single shipment's goods.
     ...(printed.grouped
       ? [columnsBlock(authorization(), [])]
-      : singleShipment(printed, messages, write, authorization)),
+      : singleShipment(printed, messages, write, authorization, fit)),
   ];
   return { blocks, continuations };
 }
 
-/** A correction's box, a gap above it. */
-function correction(
-  document: PrintedDocument,
-  wording: DocumentWording,
-  styles: TextStyles,
-): Block[] {
-  if (!document.rectifies) return [];
+/**
+ * A correction's box, a gap above it, split so that its first part fills the
+ * `room` left on page 1 and the rest starts page 2.
+ */
+function correction(box: Block, room: number): Block[] {
   const gap: Block = { height: SECTION_GAP, keepWithNext: true, draw() {} };
-  return [
-    gap,
-    rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH),
-  ];
+  const parts =
+    box.height + SECTION_GAP > room && box.split?.(room - SECTION_GAP);
+  return parts ? [gap, ...parts] : [gap, box];
 }
 
 /** How a text of `section` flows in `column`, a page that continues it headed "(continued)". */
@@ -289,10 +339,13 @@ function singleShipment(
   messages: Messages,
   write: ReturnType<typeof writer>,
   authorization: () => Line[],
+  fit: PageOneFit,
 ): Block[] {
   const shipment = printed.shipments[0] as PrintedData["shipments"][number];
   const fields = (...keys: ShipmentField[]) =>
-    keys.map((key) => entry(messages, SHIPMENT_FIELDS[key], shipment[key]));
+    keys.map((key) =>
+      entry(messages, SHIPMENT_FIELDS[key], printedText(shipment, key, fit)),
+    );
   return [
     columnsBlock(
       write.section("origin", fields("origin.place", "origin.address")),

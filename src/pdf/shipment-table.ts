@@ -12,6 +12,7 @@ import {
   NOT_GIVEN,
   type PrintedData,
   type PrintedShipment,
+  runOn,
 } from "./printed-fields";
 import { COLORS, CONTENT_WIDTH, PAGE, type TextStyles } from "./styles";
 
@@ -150,14 +151,13 @@ export function shipmentTable(
     };
   };
   const runningHead = titled(messages.shipmentsContinued);
-  // The address on as few lines as the column allows.
   const location = (
     place: string | null,
     address: string | null,
     column: Column,
   ) => [
     ...wrap(printable(place ?? ""), "emphasis", column),
-    ...wrap(printable((address ?? "").replaceAll("\n", ", ")), "value", column),
+    ...wrap(printable(runOn(address ?? "")), "value", column),
   ];
   const rows = printed.shipments.flatMap((shipment, index): Block[] => [
     {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  FULL_DOCUMENT,
   groupedDocument,
   ISSUE,
   LONGEST_DOCUMENT,
+  RECTIFIED_VERSION,
 } from "../../fixtures/documents";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { cutOnPageOne } from "./continuations";
@@ -106,16 +106,12 @@ describe("page 1, with every free text at its longest", () => {
     }
   });
 
-  it("holds what an inspector checks on a correction", async () => {
+  it("holds what an inspector checks on a correction, and the start of its box: the version it rectifies, the change of vehicle; the changes go on on page 2", async () => {
     const pdf = await renderDocumentPdf(
-      input(LONGEST_DOCUMENT, {
-        rectifies: {
-          uuid: "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b",
-          data: FULL_DOCUMENT,
-        },
-      }),
+      input(LONGEST_DOCUMENT, { rectifies: RECTIFIED_VERSION }),
     );
-    const [first = ""] = await pagesOf(pdf);
+    const pages = await pagesOf(pdf);
+    const [first = ""] = pages;
     for (const item of [
       ...COMMON_ITEMS,
       start(LONGEST_DOCUMENT.origin.place),
@@ -124,8 +120,19 @@ describe("page 1, with every free text at its longest", () => {
     ]) {
       expect(first).toContain(item);
     }
-    const text = (await pagesOf(pdf)).join(" ");
-    expect(text).toContain("Rectifica el documento 7c0e9a51");
+    // After all of it, in the room left, which holds no more.
+    expect(first).toContain(
+      `Rectifica el documento PED-2026-0041 (${RECTIFIED_VERSION.uuid}) Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)`,
+    );
+    expect(
+      first.endsWith("Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)"),
+    ).toBe(true);
+    const contents = pageContents(pages, "es", {
+      reference: LONGEST_DOCUMENT.reference,
+    });
+    expect(contents[1]).toMatch(
+      /^Rectificación \(continuación\) Cambios • Matrícula del vehículo: 5678FGH \(ES\) → 1234BCD \(ES\) • /,
+    );
   });
 
   it("holds what an inspector checks on a grouped document: the number of shipments, the first origin, the last destination, the total weight", async () => {
