@@ -41,11 +41,14 @@ function fieldOf(
   return null;
 }
 
+/** Between an old text and the new one, an origin and its destination. */
+export const TOWARDS = " → ";
+
 /** A field's old and new printed texts, `1.200 kg → 1.500 kg`; null for a long text, whose label says enough. */
 function changedTexts(change: Change): string | null {
   if (!("before" in change) || fieldOf(change)?.long) return null;
   const shown = (text: string | null) => printable(text ?? NOT_GIVEN);
-  return `${shown(change.before)} → ${shown(change.after)}`;
+  return `${shown(change.before)}${TOWARDS}${shown(change.after)}`;
 }
 
 /**

@@ -76,7 +76,7 @@ describe("a grouped document", () => {
         printed.totalWeight,
         "4 kg",
         `${printed.route} · ${printed.shipments}: 2`,
-        "S1 dock › S2 shop",
+        "S1 dock → S2 shop",
         FULL_DOCUMENT.shipper.name,
         FULL_DOCUMENT.carrier.name,
       ];
