@@ -6,6 +6,7 @@ import {
   type TextFlow,
 } from "./continued-text";
 import { rectificationBox } from "./correction-box";
+import { shipmentFieldName } from "./field-names";
 import { printable } from "./fonts";
 import type { DocumentWording, MessageKey, Messages } from "./i18n";
 import { keyFactsBand } from "./key-facts";
@@ -22,7 +23,11 @@ import {
   type ShipmentField,
 } from "./printed-fields";
 import type { QrSquare } from "./qr-code";
-import { shipmentTable } from "./shipment-table";
+import {
+  type CutCell,
+  type ShipmentTable,
+  shipmentTable,
+} from "./shipment-table";
 import { CONTENT_WIDTH, PAGE, type TextStyles, widthIn } from "./styles";
 
 /**
@@ -83,22 +88,17 @@ function writer(
     ...value(text, width),
   ];
   /**
-   * A field whose value page 1 cuts after `pageOneLines` lines, saying where
-   * the rest goes on (under `section`'s "(continued)"), which it records.
+   * Lines of a value that page 1 cuts after `pageOneLines`, saying where
+   * the rest goes on (under `section`'s "(continued)" and `label`), which it
+   * records.
    */
-  const cutField = (
+  const cut = (
     section: MessageKey,
     label: string | null,
-    text: string | null,
+    lines: Line[],
     width: number,
-    spaceBefore = FIELD_GAP,
   ): Line[] => {
-    const lines = value(text, width);
-    const labelLines =
-      label === null
-        ? []
-        : wrappedLines(label, styles.label, width, spaceBefore);
-    if (lines.length <= pageOneLines) return [...labelLines, ...lines];
+    if (lines.length <= pageOneLines) return lines;
     const mark: PageMark = {};
     const kept = pageOneLines - 1;
     continuations.push({
@@ -109,11 +109,23 @@ function writer(
       mark,
     });
     return [
-      ...labelLines,
       ...lines.slice(0, kept),
       ...continuedOnPage(printed, mark, styles.label, width),
     ];
   };
+  /** A field whose value page 1 cuts. */
+  const cutField = (
+    section: MessageKey,
+    label: string | null,
+    text: string | null,
+    width: number,
+    spaceBefore = FIELD_GAP,
+  ): Line[] => [
+    ...(label === null
+      ? []
+      : wrappedLines(label, styles.label, width, spaceBefore)),
+    ...cut(section, label, value(text, width), width),
+  ];
   /** A section in a column: its heading, then its fields, cut on page 1. */
   const section = (
     title: MessageKey,
@@ -130,7 +142,7 @@ function writer(
       ),
     ),
   ];
-  return { heading, value, field, cutField, section };
+  return { heading, value, field, cut, cutField, section };
 }
 
 /** The QR code's square, at the right margin, in the block whose top is `top`. */
@@ -189,6 +201,11 @@ export function documentContent(
   const box =
     document.rectifies &&
     rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH);
+  const table =
+    printed.grouped &&
+    shipmentTable(printed, messages, styles, (title) =>
+      write.heading(title, CONTENT_WIDTH),
+    );
   const observations = [
     linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
     flowingText(
@@ -198,7 +215,7 @@ export function documentContent(
   ];
   const layouts = PAGE_ONE_FITS.map((fit) => ({
     fit,
-    ...pageOne(document, wording, styles, fit),
+    ...pageOne(document, wording, styles, fit, { pageOneRoom, table }),
   }));
   const fitting = (below: number, cutting = false) =>
     layouts.find(
@@ -215,32 +232,41 @@ export function documentContent(
     fitting(boxHeight) ??
     fitting(box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0, true) ??
     (layouts.at(-1) as (typeof layouts)[number]);
+  const firstRow = first.continuations.filter(
+    ({ section }) => section === "shipments",
+  );
+  const others = first.continuations.filter(
+    (continuation) => !firstRow.includes(continuation),
+  );
+  const goOn = (continuations: readonly Continuation[]) =>
+    continuations.flatMap((continuation) =>
+      continued(continuation, wording, styles),
+    );
   return [
     ...first.blocks,
     // After what an inspector checks, which it never pushes off page 1.
     ...(box ? correction(box, pageOneRoom - blocksHeight(first.blocks)) : []),
-    ...(printed.grouped
-      ? shipmentTable(printed, messages, styles, (title) =>
-          write.heading(title, CONTENT_WIDTH),
-        )
-      : []),
+    // The rest of the first row's texts, then the other rows, under the
+    // table's running head after what came between.
+    ...goOn(firstRow),
+    ...(table ? table.rest(Boolean(box) || firstRow.length > 0) : []),
     ...observations,
-    ...first.continuations.flatMap((continuation) =>
-      continued(continuation, wording, styles),
-    ),
+    ...goOn(others),
   ];
 }
 
 /**
  * What page 1 holds whatever the length of the texts: the identification
  * and key facts, the parties, a single shipment, the special authorization;
- * each value cut after `lines` lines, and what it cut.
+ * a grouped document's table, from its first row, whole if page 1 has the
+ * room or else its texts cut; each value cut as `fit` says, and what it cut.
  */
 function pageOne(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
   fit: PageOneFit,
+  { pageOneRoom, table }: { pageOneRoom: number; table: ShipmentTable | false },
 ): { blocks: Block[]; continuations: Continuation[] } {
   const messages = wording.printed;
   const continuations: Continuation[] = [];
@@ -259,7 +285,7 @@ function pageOne(
       "specialAuthorization",
       fields("special_authorization.number", "special_authorization.issuer"),
     );
-  const blocks = [
+  const essentials = [
     ...identificationBlocks(document, wording, styles, write),
     columnsBlock(
       write.section(
@@ -277,7 +303,13 @@ function pageOne(
       ? [columnsBlock(authorization(), [])]
       : singleShipment(printed, messages, write, authorization, fit)),
   ];
-  return { blocks, continuations };
+  if (!table) return { blocks: essentials, continuations };
+  const whole = [...essentials, ...table.start()];
+  if (blocksHeight(whole) <= pageOneRoom)
+    return { blocks: whole, continuations };
+  const cut: CutCell = (lines, field, width) =>
+    write.cut("shipments", shipmentFieldName(wording, 1, field), lines, width);
+  return { blocks: [...essentials, ...table.start(cut)], continuations };
 }
 
 /**

@@ -135,7 +135,7 @@ describe("page 1, with every free text at its longest", () => {
     );
   });
 
-  it("holds what an inspector checks on a grouped document: the number of shipments, the first origin, the last destination, the total weight", async () => {
+  it("holds what an inspector checks on a grouped document: the number of shipments, the first origin, the last destination, the total weight, the first shipment's row, its texts cut", async () => {
     const data = {
       ...groupedDocument(100, { longest: true }),
       shipper: LONGEST_DOCUMENT.shipper,
@@ -144,16 +144,34 @@ describe("page 1, with every free text at its longest", () => {
       observations: LONGEST_DOCUMENT.observations,
     };
     const pdf = await renderDocumentPdf(input(data));
-    const [first = ""] = await pagesOf(pdf);
+    const pages = await pagesOf(pdf);
+    const [first = ""] = pages;
     for (const item of [
       ...COMMON_ITEMS,
       "Trayecto · Envíos: 100",
       "S1 dock 0.",
       "S100 shop 0.",
       "Peso total 5.100 kg",
+      // The first shipment's row, its quantity whole.
+      "Peso o cantidad 1 S1 dock 0.",
+      "1,5 kg",
     ]) {
       expect(first).toContain(item);
     }
     expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+
+    // Its texts cut there, going on on the page each names, under its label.
+    const contents = pageContents(pages, "es", { reference: data.reference });
+    const [shipment] = "shipments" in data ? data.shipments : [];
+    for (const [text, label] of [
+      [shipment?.origin.place, "Origen (lugar de carga) — Lugar"],
+      [shipment?.destination.place, "Destino (lugar de descarga) — Lugar"],
+      [shipment?.goods.description, "Naturaleza de la mercancía"],
+    ] as const) {
+      const heading = `Envíos (continuación) Envío 1: ${label}`;
+      expect(cutOnPageOne(contents, text ?? "", heading, "es"), heading).toBe(
+        true,
+      );
+    }
   }, 60_000);
 });
