@@ -42,18 +42,23 @@ const FIELD_GAP = 4;
 const HEADING_GAP = 4;
 
 /**
- * How page 1 lays out its values, from the roomiest: the lines of a value
- * that it prints at most, "continued on page N" the last of them when the
- * value goes on (three: an address's), and whether an address runs on, its
- * parts joined by commas (docs/pdf.md, Page 1).
+ * How page 1 lays out its values: the lines of a value that it prints at
+ * most, "continued on page N" the last of them when the value goes on, and
+ * whether an address runs on, its parts joined by commas (docs/pdf.md,
+ * Page 1).
  */
-const PAGE_ONE_FITS = [
-  { lines: 3, runOn: false },
-  { lines: 3, runOn: true },
-  { lines: 2, runOn: true },
-] as const;
+interface PageOneFit {
+  lines: number;
+  runOn: boolean;
+}
 
-type PageOneFit = (typeof PAGE_ONE_FITS)[number];
+/** Nothing cut: for a document that page 1 holds whole. */
+const WHOLE: PageOneFit = { lines: Number.POSITIVE_INFINITY, runOn: false };
+/** Three lines: an address's. */
+const ROOMY: PageOneFit = { lines: 3, runOn: false };
+const RUN_ON: PageOneFit = { lines: 3, runOn: true };
+/** Where page 1 would not hold what an inspector checks otherwise. */
+const SHORT: PageOneFit = { lines: 2, runOn: true };
 
 /** A text that page 1 cuts: where it goes on, under its section's "(continued)". */
 interface Continuation {
@@ -64,12 +69,18 @@ interface Continuation {
   mark: PageMark;
 }
 
+/** Page 1's blocks, and the texts it cut. */
+interface PageOne {
+  blocks: Block[];
+  continuations: Continuation[];
+}
+
 /** How each kind of content turns into lines, in a document's styles and labels. */
 function writer(
   styles: TextStyles,
   printed: Messages,
   continuations: Continuation[] = [],
-  pageOneLines: number = PAGE_ONE_FITS[0].lines,
+  pageOneLines: number = ROOMY.lines,
 ) {
   const heading = (title: string, width: number) =>
     wrappedLines(title, styles.heading, width, SECTION_GAP).map((line) => ({
@@ -213,25 +224,29 @@ export function documentContent(
       textFlow(wording, styles, "observations", FULL_WIDTH),
     ),
   ];
-  const layouts = PAGE_ONE_FITS.map((fit) => ({
-    fit,
-    ...pageOne(document, wording, styles, fit, { pageOneRoom, table }),
-  }));
-  const fitting = (below: number, cutting = false) =>
-    layouts.find(
-      ({ fit, blocks }) =>
-        (cutting || fit.lines === PAGE_ONE_FITS[0].lines) &&
-        blocksHeight(blocks) + below <= pageOneRoom,
-    );
+  const layOut = (fit: PageOneFit) =>
+    pageOne(document, wording, styles, fit, { pageOneRoom, table });
+  const [whole, roomy, runOn, short] = [WHOLE, ROOMY, RUN_ON, SHORT].map(
+    layOut,
+  ) as [PageOne, PageOne, PageOne, PageOne];
+  const fitting = (layouts: PageOne[], below: number) =>
+    layouts.find(({ blocks }) => blocksHeight(blocks) + below <= pageOneRoom);
   // As few pages as may be: page 1 holds, if it can, a correction's box
-  // and a single shipment's observations, or the box; it cuts the texts
-  // shorter only for what an inspector checks and the box's lead.
+  // and a single shipment's observations, and then no text is cut, or the
+  // box; it cuts the texts shorter only for what an inspector checks and
+  // the box's lead.
   const boxHeight = box ? SECTION_GAP + box.height : 0;
   const first =
-    fitting(boxHeight + (printed.grouped ? 0 : blocksHeight(observations))) ??
-    fitting(boxHeight) ??
-    fitting(box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0, true) ??
-    (layouts.at(-1) as (typeof layouts)[number]);
+    fitting(
+      [whole, roomy, runOn],
+      boxHeight + (printed.grouped ? 0 : blocksHeight(observations)),
+    ) ??
+    fitting([roomy, runOn], boxHeight) ??
+    fitting(
+      [roomy, runOn, short],
+      box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0,
+    ) ??
+    short;
   const firstRow = first.continuations.filter(
     ({ section }) => section === "shipments",
   );
@@ -267,7 +282,7 @@ function pageOne(
   styles: TextStyles,
   fit: PageOneFit,
   { pageOneRoom, table }: { pageOneRoom: number; table: ShipmentTable | false },
-): { blocks: Block[]; continuations: Continuation[] } {
+): PageOne {
   const messages = wording.printed;
   const continuations: Continuation[] = [];
   const write = writer(styles, messages, continuations, fit.lines);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  FULL_DOCUMENT,
   groupedDocument,
   ISSUE,
   LONGEST_DOCUMENT,
@@ -104,6 +105,22 @@ describe("page 1, with every free text at its longest", () => {
         ISSUE.qrUrl,
       );
     }
+  });
+
+  it("cuts no text of a document that page 1 holds whole", async () => {
+    const description = Array.from(
+      { length: 8 },
+      (_, index) => `${index + 1}. Aceite de oliva virgen extra, 24 palés`,
+    ).join(" ");
+    const data = {
+      ...FULL_DOCUMENT,
+      goods: { ...FULL_DOCUMENT.goods, description },
+    };
+    const pdf = await renderDocumentPdf(input(data));
+    const [first = ""] = await pagesOf(pdf);
+    expect(pdf.pages).toBe(1);
+    expect(first).toContain(description);
+    expect(first).not.toContain("continúa en la página");
   });
 
   it("holds what an inspector checks on a correction, and the start of its box: the version it rectifies, the change of vehicle; the changes go on on page 2", async () => {
