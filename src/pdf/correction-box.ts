@@ -16,6 +16,8 @@ const HANGING_INDENT = 10;
 interface Row {
   lines: Line[];
   item: boolean;
+  /** The list's title: a part of the box never ends with it. */
+  keepWithNext?: boolean;
 }
 
 const rowsHeight = (rows: readonly Row[]): number =>
@@ -48,12 +50,16 @@ export function rectificationBox(
     ...vehicle,
     ...changes.filter((change) => !isVehicleChange(change)),
   ];
-  const rows = [
+  // What the first part of a split box holds at least.
+  const lead = [
     heading(`${printed.rectifies} ${version}`),
     ...(vehicle.length > 0 ? [heading(printed.changeOfVehicle)] : []),
+  ];
+  const rows = [
+    ...lead,
     listed.length === 0
       ? heading(printed.noChanges, styles.value)
-      : heading(printed.changes, styles.label),
+      : { ...heading(printed.changes, styles.label), keepWithNext: true },
     ...listed.map((change) => ({
       lines: wrappedLines(
         changeItem(wording, change),
@@ -63,20 +69,26 @@ export function rectificationBox(
       item: true,
     })),
   ];
-  return box(rows, width, heading(printed.rectificationContinued));
+  return box(rows, lead.length, width, heading(printed.rectificationContinued));
 }
 
 /**
- * The box of `rows`; split, its first part ends after the last item that
- * fits (the headings never go without an item) and the rest starts with
- * `continued`.
+ * The box of `rows`; split, its first part holds at least the `lead` rows
+ * and ends after the last row that fits (the list's title never ends it),
+ * and the rest starts with `continued`. Its `leadHeight` is the least
+ * that its first part holds.
  */
-function box(rows: readonly Row[], width: number, continued: Row): Block {
+function box(
+  rows: readonly Row[],
+  lead: number,
+  width: number,
+  continued: Row,
+): Block {
   const height = rowsHeight(rows) + 2 * BOX_PADDING;
   return {
     height,
+    leadHeight: rowsHeight(rows.slice(0, lead)) + 2 * BOX_PADDING,
     split(room) {
-      const firstItem = rows.findIndex((row) => row.item);
       let end = 0;
       let used = 2 * BOX_PADDING;
       for (const row of rows) {
@@ -84,10 +96,12 @@ function box(rows: readonly Row[], width: number, continued: Row): Block {
         if (used > room) break;
         end++;
       }
-      if (end <= firstItem || end === rows.length) return null;
+      while (end > 0 && rows[end - 1]?.keepWithNext) end--;
+      if (end < lead || end === rows.length) return null;
       return [
-        box(rows.slice(0, end), width, continued),
-        box([continued, ...rows.slice(end)], width, continued),
+        box(rows.slice(0, end), lead, width, continued),
+        // "(continued)" and what it continues.
+        box([continued, ...rows.slice(end)], 2, width, continued),
       ];
     },
     draw(canvas, top) {

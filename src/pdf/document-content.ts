@@ -6,6 +6,7 @@ import {
   type TextFlow,
 } from "./continued-text";
 import { rectificationBox } from "./correction-box";
+import { shipmentFieldName } from "./field-names";
 import { printable } from "./fonts";
 import type { DocumentWording, MessageKey, Messages } from "./i18n";
 import { keyFactsBand } from "./key-facts";
@@ -17,11 +18,16 @@ import {
   type DocumentField,
   NOT_GIVEN,
   type PrintedData,
+  runOn,
   SHIPMENT_FIELDS,
   type ShipmentField,
 } from "./printed-fields";
 import type { QrSquare } from "./qr-code";
-import { shipmentTable } from "./shipment-table";
+import {
+  type CutCell,
+  type ShipmentTable,
+  shipmentTable,
+} from "./shipment-table";
 import { CONTENT_WIDTH, PAGE, type TextStyles, widthIn } from "./styles";
 
 /**
@@ -36,12 +42,23 @@ const FIELD_GAP = 4;
 const HEADING_GAP = 4;
 
 /**
- * The lines of a value that page 1 prints at most, "continued on page N"
- * the last of them when the value goes on: three (an address's), or two
- * when the texts are so long that page 1 would not hold everything an
- * inspector checks otherwise (docs/pdf.md, Page 1).
+ * How page 1 lays out its values: the lines of a value that it prints at
+ * most, "continued on page N" the last of them when the value goes on, and
+ * whether an address runs on, its parts joined by commas (docs/pdf.md,
+ * Page 1).
  */
-const PAGE_ONE_LINES = [3, 2] as const;
+interface PageOneFit {
+  lines: number;
+  runOn: boolean;
+}
+
+/** Nothing cut: for a document that page 1 holds whole. */
+const WHOLE: PageOneFit = { lines: Number.POSITIVE_INFINITY, runOn: false };
+/** Three lines: an address's. */
+const ROOMY: PageOneFit = { lines: 3, runOn: false };
+const RUN_ON: PageOneFit = { lines: 3, runOn: true };
+/** Where page 1 would not hold what an inspector checks otherwise. */
+const SHORT: PageOneFit = { lines: 2, runOn: true };
 
 /** A text that page 1 cuts: where it goes on, under its section's "(continued)". */
 interface Continuation {
@@ -52,12 +69,18 @@ interface Continuation {
   mark: PageMark;
 }
 
+/** Page 1's blocks, and the texts it cut. */
+interface PageOne {
+  blocks: Block[];
+  continuations: Continuation[];
+}
+
 /** How each kind of content turns into lines, in a document's styles and labels. */
 function writer(
   styles: TextStyles,
   printed: Messages,
   continuations: Continuation[] = [],
-  pageOneLines: number = PAGE_ONE_LINES[0],
+  pageOneLines: number = ROOMY.lines,
 ) {
   const heading = (title: string, width: number) =>
     wrappedLines(title, styles.heading, width, SECTION_GAP).map((line) => ({
@@ -76,22 +99,17 @@ function writer(
     ...value(text, width),
   ];
   /**
-   * A field whose value page 1 cuts after `pageOneLines` lines, saying where
-   * the rest goes on (under `section`'s "(continued)"), which it records.
+   * Lines of a value that page 1 cuts after `pageOneLines`, saying where
+   * the rest goes on (under `section`'s "(continued)" and `label`), which it
+   * records.
    */
-  const cutField = (
+  const cut = (
     section: MessageKey,
     label: string | null,
-    text: string | null,
+    lines: Line[],
     width: number,
-    spaceBefore = FIELD_GAP,
   ): Line[] => {
-    const lines = value(text, width);
-    const labelLines =
-      label === null
-        ? []
-        : wrappedLines(label, styles.label, width, spaceBefore);
-    if (lines.length <= pageOneLines) return [...labelLines, ...lines];
+    if (lines.length <= pageOneLines) return lines;
     const mark: PageMark = {};
     const kept = pageOneLines - 1;
     continuations.push({
@@ -102,11 +120,23 @@ function writer(
       mark,
     });
     return [
-      ...labelLines,
       ...lines.slice(0, kept),
       ...continuedOnPage(printed, mark, styles.label, width),
     ];
   };
+  /** A field whose value page 1 cuts. */
+  const cutField = (
+    section: MessageKey,
+    label: string | null,
+    text: string | null,
+    width: number,
+    spaceBefore = FIELD_GAP,
+  ): Line[] => [
+    ...(label === null
+      ? []
+      : wrappedLines(label, styles.label, width, spaceBefore)),
+    ...cut(section, label, value(text, width), width),
+  ];
   /** A section in a column: its heading, then its fields, cut on page 1. */
   const section = (
     title: MessageKey,
@@ -123,7 +153,7 @@ function writer(
       ),
     ),
   ];
-  return { heading, value, field, cutField, section };
+  return { heading, value, field, cut, cutField, section };
 }
 
 /** The QR code's square, at the right margin, in the block whose top is `top`. */
@@ -142,6 +172,27 @@ const entry = (
 
 const FULL_WIDTH = { x: PAGE.margin, width: CONTENT_WIDTH };
 
+/** The addresses, which run on where page 1 needs the room. */
+const ADDRESSES: ReadonlySet<string> = new Set<DocumentField | ShipmentField>([
+  "shipper.address",
+  "carrier.address",
+  "origin.address",
+  "destination.address",
+]);
+
+/** A field's printed text as page 1 lays it out with `fit`. */
+function printedText<Key extends string>(
+  texts: Record<Key, string | null>,
+  key: Key,
+  fit: PageOneFit,
+): string | null {
+  const text = texts[key];
+  return fit.runOn && ADDRESSES.has(key) && text !== null ? runOn(text) : text;
+}
+
+const blocksHeight = (blocks: readonly Block[]): number =>
+  blocks.reduce((sum, block) => sum + block.height, 0);
+
 /**
  * Everything a document prints below the page header, in reading order:
  * page 1's identification, key facts and sections, each long text cut
@@ -155,58 +206,101 @@ export function documentContent(
   styles: TextStyles,
   pageOneRoom: number,
 ): Block[] {
-  const layOut = (lines: number) => pageOne(document, wording, styles, lines);
-  let first = layOut(PAGE_ONE_LINES[0]);
-  if (first.blocks.reduce((sum, block) => sum + block.height, 0) > pageOneRoom)
-    first = layOut(PAGE_ONE_LINES[1]);
   const messages = wording.printed;
   const write = writer(styles, messages);
   const { printed } = document;
-  return [
-    ...first.blocks,
-    // After what an inspector checks, which it never pushes off page 1.
-    ...correction(document, wording, styles),
-    ...(printed.grouped
-      ? shipmentTable(printed, messages, styles, (title) =>
-          write.heading(title, CONTENT_WIDTH),
-        )
-      : []),
+  const box =
+    document.rectifies &&
+    rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH);
+  const table =
+    printed.grouped &&
+    shipmentTable(printed, messages, styles, (title) =>
+      write.heading(title, CONTENT_WIDTH),
+    );
+  const observations = [
     linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
     flowingText(
       write.value(printed.fields.observations, CONTENT_WIDTH),
       textFlow(wording, styles, "observations", FULL_WIDTH),
     ),
-    ...first.continuations.flatMap((continuation) =>
+  ];
+  const layOut = (fit: PageOneFit) =>
+    pageOne(document, wording, styles, fit, { pageOneRoom, table });
+  const [whole, roomy, runOn, short] = [WHOLE, ROOMY, RUN_ON, SHORT].map(
+    layOut,
+  ) as [PageOne, PageOne, PageOne, PageOne];
+  const fitting = (layouts: PageOne[], below: number) =>
+    layouts.find(({ blocks }) => blocksHeight(blocks) + below <= pageOneRoom);
+  // As few pages as may be: page 1 holds, if it can, a correction's box
+  // and a single shipment's observations, and then no text is cut, or the
+  // box; it cuts the texts shorter only for what an inspector checks and
+  // the box's lead.
+  const boxHeight = box ? SECTION_GAP + box.height : 0;
+  const first =
+    fitting(
+      [whole, roomy, runOn],
+      boxHeight + (printed.grouped ? 0 : blocksHeight(observations)),
+    ) ??
+    fitting([roomy, runOn], boxHeight) ??
+    fitting(
+      [roomy, runOn, short],
+      box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0,
+    ) ??
+    short;
+  const firstRow = first.continuations.filter(
+    ({ section }) => section === "shipments",
+  );
+  const others = first.continuations.filter(
+    (continuation) => !firstRow.includes(continuation),
+  );
+  const goOn = (continuations: readonly Continuation[]) =>
+    continuations.flatMap((continuation) =>
       continued(continuation, wording, styles),
-    ),
+    );
+  return [
+    ...first.blocks,
+    // After what an inspector checks, which it never pushes off page 1.
+    ...(box ? correction(box, pageOneRoom - blocksHeight(first.blocks)) : []),
+    // The rest of the first row's texts, then the other rows, under the
+    // table's running head after what came between.
+    ...goOn(firstRow),
+    ...(table ? table.rest(Boolean(box) || firstRow.length > 0) : []),
+    ...observations,
+    ...goOn(others),
   ];
 }
 
 /**
  * What page 1 holds whatever the length of the texts: the identification
  * and key facts, the parties, a single shipment, the special authorization;
- * each value cut after `lines` lines, and what it cut.
+ * a grouped document's table, from its first row, whole if page 1 has the
+ * room or else its texts cut; each value cut as `fit` says, and what it cut.
  */
 function pageOne(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
-  lines: number,
-): { blocks: Block[]; continuations: Continuation[] } {
+  fit: PageOneFit,
+  { pageOneRoom, table }: { pageOneRoom: number; table: ShipmentTable | false },
+): PageOne {
   const messages = wording.printed;
   const continuations: Continuation[] = [];
-  const write = writer(styles, messages, continuations, lines);
+  const write = writer(styles, messages, continuations, fit.lines);
   const { printed } = document;
   const fields = (...keys: DocumentField[]) =>
     keys.map((key) =>
-      entry(messages, DOCUMENT_FIELDS[key], printed.fields[key]),
+      entry(
+        messages,
+        DOCUMENT_FIELDS[key],
+        printedText(printed.fields, key, fit),
+      ),
     );
   const authorization = () =>
     write.section(
       "specialAuthorization",
       fields("special_authorization.number", "special_authorization.issuer"),
     );
-  const blocks = [
+  const essentials = [
     ...identificationBlocks(document, wording, styles, write),
     columnsBlock(
       write.section(
@@ -222,23 +316,26 @@ function pageOne(
     // beside a single shipment's goods.
     ...(printed.grouped
       ? [columnsBlock(authorization(), [])]
-      : singleShipment(printed, messages, write, authorization)),
+      : singleShipment(printed, messages, write, authorization, fit)),
   ];
-  return { blocks, continuations };
+  if (!table) return { blocks: essentials, continuations };
+  const whole = [...essentials, ...table.start()];
+  if (blocksHeight(whole) <= pageOneRoom)
+    return { blocks: whole, continuations };
+  const cut: CutCell = (lines, field, width) =>
+    write.cut("shipments", shipmentFieldName(wording, 1, field), lines, width);
+  return { blocks: [...essentials, ...table.start(cut)], continuations };
 }
 
-/** A correction's box, a gap above it. */
-function correction(
-  document: PrintedDocument,
-  wording: DocumentWording,
-  styles: TextStyles,
-): Block[] {
-  if (!document.rectifies) return [];
+/**
+ * A correction's box, a gap above it, split so that its first part fills the
+ * `room` left on page 1 and the rest starts page 2.
+ */
+function correction(box: Block, room: number): Block[] {
   const gap: Block = { height: SECTION_GAP, keepWithNext: true, draw() {} };
-  return [
-    gap,
-    rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH),
-  ];
+  const parts =
+    box.height + SECTION_GAP > room && box.split?.(room - SECTION_GAP);
+  return parts ? [gap, ...parts] : [gap, box];
 }
 
 /** How a text of `section` flows in `column`, a page that continues it headed "(continued)". */
@@ -289,10 +386,13 @@ function singleShipment(
   messages: Messages,
   write: ReturnType<typeof writer>,
   authorization: () => Line[],
+  fit: PageOneFit,
 ): Block[] {
   const shipment = printed.shipments[0] as PrintedData["shipments"][number];
   const fields = (...keys: ShipmentField[]) =>
-    keys.map((key) => entry(messages, SHIPMENT_FIELDS[key], shipment[key]));
+    keys.map((key) =>
+      entry(messages, SHIPMENT_FIELDS[key], printedText(shipment, key, fit)),
+    );
   return [
     columnsBlock(
       write.section("origin", fields("origin.place", "origin.address")),

@@ -1,4 +1,5 @@
 import type { PageCanvas } from "./drawing";
+import { TOWARDS } from "./field-names";
 import { printable } from "./fonts";
 import type { Messages } from "./i18n";
 import {
@@ -23,8 +24,6 @@ const CELL_GAP = 12;
 const ROW_GAP = 4;
 /** Lines of a summary value at most: a weight takes one, a route two. */
 const SUMMARY_LINES = 2;
-/** Between origin and destination (U+203A: the document font has no arrows). */
-const TOWARDS = " › ";
 
 interface Fact {
   label: string;
@@ -56,7 +55,7 @@ const summary = (label: string, value: string | null): Fact[] =>
       ];
 
 /**
- * Origin › destination on two lines at most; places too long for that, each
+ * Origin → destination on two lines at most; places too long for that, each
  * on a line of its own, cut.
  */
 const route = (label: string, origin: string, destination: string): Fact => ({

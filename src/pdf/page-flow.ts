@@ -13,7 +13,7 @@ export interface Block {
   readonly height: number;
   /** Running text: split wherever a page ends, not only when taller than a page. */
   readonly flows?: boolean;
-  /** For a block that flows: the least of it that may start a page. */
+  /** For a block that flows or splits: the least of it that may start a page. */
   readonly leadHeight?: number;
   /** Told the page this block prints on ("continued on page N"). */
   readonly mark?: PageMark;

@@ -44,6 +44,10 @@ const addressLines = (address: PostalAddress): string =>
     .filter(Boolean)
     .join("\n");
 
+/** An address on as few lines as its column allows: its lines joined by commas. */
+export const runOn = (address: string): string =>
+  address.replaceAll("\n", ", ");
+
 const withCountry = (identifier: string, country: string): string =>
   `${identifier} (${country})`;
 

@@ -4,6 +4,7 @@ import {
   groupedDocument,
   ISSUE,
   LONGEST_DOCUMENT,
+  RECTIFIED_VERSION,
 } from "../../fixtures/documents";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { cutOnPageOne } from "./continuations";
@@ -106,16 +107,28 @@ describe("page 1, with every free text at its longest", () => {
     }
   });
 
-  it("holds what an inspector checks on a correction", async () => {
-    const pdf = await renderDocumentPdf(
-      input(LONGEST_DOCUMENT, {
-        rectifies: {
-          uuid: "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b",
-          data: FULL_DOCUMENT,
-        },
-      }),
-    );
+  it("cuts no text of a document that page 1 holds whole", async () => {
+    const description = Array.from(
+      { length: 8 },
+      (_, index) => `${index + 1}. Aceite de oliva virgen extra, 24 palés`,
+    ).join(" ");
+    const data = {
+      ...FULL_DOCUMENT,
+      goods: { ...FULL_DOCUMENT.goods, description },
+    };
+    const pdf = await renderDocumentPdf(input(data));
     const [first = ""] = await pagesOf(pdf);
+    expect(pdf.pages).toBe(1);
+    expect(first).toContain(description);
+    expect(first).not.toContain("continúa en la página");
+  });
+
+  it("holds what an inspector checks on a correction, and the start of its box: the version it rectifies, the change of vehicle; the changes go on on page 2", async () => {
+    const pdf = await renderDocumentPdf(
+      input(LONGEST_DOCUMENT, { rectifies: RECTIFIED_VERSION }),
+    );
+    const pages = await pagesOf(pdf);
+    const [first = ""] = pages;
     for (const item of [
       ...COMMON_ITEMS,
       start(LONGEST_DOCUMENT.origin.place),
@@ -124,11 +137,22 @@ describe("page 1, with every free text at its longest", () => {
     ]) {
       expect(first).toContain(item);
     }
-    const text = (await pagesOf(pdf)).join(" ");
-    expect(text).toContain("Rectifica el documento 7c0e9a51");
+    // After all of it, in the room left, which holds no more.
+    expect(first).toContain(
+      `Rectifica el documento PED-2026-0041 (${RECTIFIED_VERSION.uuid}) Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)`,
+    );
+    expect(
+      first.endsWith("Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)"),
+    ).toBe(true);
+    const contents = pageContents(pages, "es", {
+      reference: LONGEST_DOCUMENT.reference,
+    });
+    expect(contents[1]).toMatch(
+      /^Rectificación \(continuación\) Cambios • Matrícula del vehículo: 5678FGH \(ES\) → 1234BCD \(ES\) • /,
+    );
   });
 
-  it("holds what an inspector checks on a grouped document: the number of shipments, the first origin, the last destination, the total weight", async () => {
+  it("holds what an inspector checks on a grouped document: the number of shipments, the first origin, the last destination, the total weight, the first shipment's row, its texts cut", async () => {
     const data = {
       ...groupedDocument(100, { longest: true }),
       shipper: LONGEST_DOCUMENT.shipper,
@@ -137,16 +161,34 @@ describe("page 1, with every free text at its longest", () => {
       observations: LONGEST_DOCUMENT.observations,
     };
     const pdf = await renderDocumentPdf(input(data));
-    const [first = ""] = await pagesOf(pdf);
+    const pages = await pagesOf(pdf);
+    const [first = ""] = pages;
     for (const item of [
       ...COMMON_ITEMS,
       "Trayecto · Envíos: 100",
       "S1 dock 0.",
       "S100 shop 0.",
       "Peso total 5.100 kg",
+      // The first shipment's row, its quantity whole.
+      "Peso o cantidad 1 S1 dock 0.",
+      "1,5 kg",
     ]) {
       expect(first).toContain(item);
     }
     expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+
+    // Its texts cut there, going on on the page each names, under its label.
+    const contents = pageContents(pages, "es", { reference: data.reference });
+    const [shipment] = "shipments" in data ? data.shipments : [];
+    for (const [text, label] of [
+      [shipment?.origin.place, "Origen (lugar de carga) — Lugar"],
+      [shipment?.destination.place, "Destino (lugar de descarga) — Lugar"],
+      [shipment?.goods.description, "Naturaleza de la mercancía"],
+    ] as const) {
+      const heading = `Envíos (continuación) Envío 1: ${label}`;
+      expect(cutOnPageOne(contents, text ?? "", heading, "es"), heading).toBe(
+        true,
+      );
+    }
   }, 60_000);
 });

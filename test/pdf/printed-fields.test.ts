@@ -41,7 +41,7 @@ async function printedOutsideTheTable(
     `${CATALOGS.es.reference}: ${data.reference ?? "—"}`,
     data.reference ?? "—",
     // The key facts' route: its arrow, a grouped document's count.
-    "›",
+    "→",
     ...("shipments" in data
       ? [
           `${CATALOGS.es.route} · ${CATALOGS.es.shipments}: ${data.shipments.length}`,
