@@ -58,6 +58,39 @@ describe("npm start", () => {
     );
   });
 
+  it("serves every path on one origin from the two Workers: QR links and pages from the edge Worker, the API from the API Worker", async () => {
+    const key = printedKey(service.output());
+    const created = await apiClient(port, key)("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(minimalRequest()),
+    });
+    expect(created.status).toBe(201);
+    const { url } = (await created.json()) as { url: string };
+    const { pathname, search } = new URL(url);
+    const answers = {
+      "deca-service": [created, await api("/api/v1/openapi.json")],
+      "deca-edge": [
+        await api(`${pathname}${search}`),
+        await api("/"),
+        await api("/docs"),
+      ],
+    };
+    for (const [worker, responses] of Object.entries(answers)) {
+      for (const response of responses) {
+        expect(response.status, response.url).toBe(
+          response === created ? 201 : 200,
+        );
+        // Each Worker logs the requests it answered, under its name.
+        const id = response.headers.get("x-request-id");
+        await expect
+          .poll(service.output, { timeout: 10_000 })
+          .toContain(`[${worker}] {"request_id":"${id}"`);
+      }
+    }
+    const pdf = answers["deca-edge"][0];
+    expect(pdf?.headers.get("content-type")).toBe("application/pdf");
+  });
+
   it("answers 401 without a key and with a bad one", async () => {
     expect((await api("/api/v1/documents")).status).toBe(401);
     const bad = await api("/api/v1/documents", `sk_test_${"Z".repeat(40)}`);
