@@ -4,7 +4,10 @@
 
 /** Highest first: [name, files]. Folders of one layer may not import each other. */
 const LAYERS = [
-  ["entry", ["^src/(index|app|scheduled|services)\\.ts$"]],
+  [
+    "entry",
+    ["^src/(index|edge|app|api-app|edge-app|scheduled|services)\\.ts$"],
+  ],
   ["http", ["^src/http/"]],
   ["app-environment", ["^src/(env|config)\\.ts$"]],
   ["openapi", ["^src/openapi/"]],

@@ -11,6 +11,9 @@ const config: KnipConfig = {
     "bench/{cold-entry,cold-child,heap-child}.ts",
     // wrangler.toml's [alias] and bench/run.ts put it in brotli's place.
     "src/pdf/no-brotli.ts",
+    // wrangler.edge.toml's main, and the worker project's (vitest.config.ts).
+    "src/edge.ts",
+    "test/worker.ts",
   ],
   project: [
     "src/**/*.ts",

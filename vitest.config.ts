@@ -1,11 +1,20 @@
 import { readFile } from "node:fs/promises";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 import { PERFORMANCE_DOC } from "./bench/performance-doc.js";
 import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
 
 const testKeyring = (seed: string) =>
   JSON.stringify({ current: "v1", keys: { v1: btoa(seed.padEnd(32, "0")) } });
+
+// The pages' assets are the edge Worker's; the worker project's Worker
+// (test/worker.ts) is both Workers in one, on wrangler.toml's bindings.
+const edgeAssets = unstable_readConfig(
+  { config: "wrangler.edge.toml" },
+  { hideWarnings: true },
+).assets;
+if (!edgeAssets?.directory) throw new Error("wrangler.edge.toml: no [assets]");
 
 export default defineConfig({
   test: {
@@ -20,8 +29,17 @@ export default defineConfig({
         // D1, R2 and Durable Objects; storage is isolated per test file.
         plugins: [
           cloudflareTest({
+            main: "./test/worker.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
+              assets: {
+                directory: edgeAssets.directory,
+                binding: edgeAssets.binding,
+                assetConfig: {
+                  html_handling: edgeAssets.html_handling,
+                  not_found_handling: edgeAssets.not_found_handling,
+                },
+              },
               bindings: {
                 // wrangler also reads vars from process.env when there is no
                 // .dev.vars (a fresh clone), and vitest puts BASE_URL="/" there.

@@ -12,6 +12,7 @@ import { renderDocumentPdf } from "../src/pdf/render-document";
 import { keys, startService } from "../test/e2e/commands";
 import { fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { mergeResults, runEnvironment } from "./results";
+import { cpuPerRequest, serviceProcesses, threadTimes } from "./service-cpu";
 import { issueSettledDocument, removeStoredPdf } from "./settled-document";
 import { percentile, round } from "./stats";
 
@@ -137,9 +138,10 @@ async function renderOnlyThroughput(): Promise<{
 }
 
 async function main(): Promise<void> {
-  // Before the service starts, so that nothing else runs on the machine.
-  const renderOnly = await renderOnlyThroughput();
-  console.error("render only", renderOnly);
+  // Before the service starts, and again right after the creates: on a
+  // shared machine the load of the moment moves both rates alike.
+  const renderOnlyBefore = await renderOnlyThroughput();
+  console.error("render only", renderOnlyBefore);
   const stateDir = await mkdtemp(join(tmpdir(), "deca-bench-http-"));
   const service = await startService(stateDir);
   const { port } = service;
@@ -177,6 +179,14 @@ async function main(): Promise<void> {
       });
     };
 
+    const dryRun = () =>
+      fetch(`${base}/api/v1/documents/validate`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify(fullRequest()),
+      });
+    const trivialRoute = () => fetch(`${base}/nonexistent`);
+
     // Warm-up: the first requests compile the Worker and open the databases.
     let offset = 0;
     const created = await load(4, 20, (i) => create(offset + i), 201);
@@ -195,7 +205,8 @@ async function main(): Promise<void> {
     );
     await load(4, 20, () => fetch(settled.url), 200);
     await removeStoredPdf(stateDir, settled.uuid);
-    await load(4, 20, () => fetch(`${base}/nonexistent`), 404);
+    await load(4, 20, trivialRoute, 404);
+    await load(4, 20, dryRun, 200);
 
     const createRuns: LoadResult[] = [];
     for (const [concurrency, total] of [
@@ -213,41 +224,77 @@ async function main(): Promise<void> {
       createRuns.push(result);
       console.error(`create c=${concurrency}`, result);
     }
-    const qr = await load(32, Math.ceil(1000 * SCALE), () => fetch(qrUrl), 200);
-    console.error("qr c=32", qr);
-    const trivial = await load(
-      32,
-      Math.ceil(1000 * SCALE),
-      () => fetch(`${base}/nonexistent`),
-      404,
+    const renderOnlyAfter = await renderOnlyThroughput();
+    console.error("render only, after the creates", renderOnlyAfter);
+    const mean = (a: number, b: number, digits: number) =>
+      round((a + b) / 2, digits);
+    const renderOnly = {
+      before: renderOnlyBefore,
+      after: renderOnlyAfter,
+      throughputPerSecond: mean(
+        renderOnlyBefore.throughputPerSecond,
+        renderOnlyAfter.throughputPerSecond,
+        1,
+      ),
+    };
+    // Where a create's time goes: the service's CPU per request of a create,
+    // of a dry run of the same body (authentication, rate limit, validation
+    // and render, nothing stored) and of the trivial route, each at c=8.
+    const processes = serviceProcesses(stateDir);
+    const withCpu = async (run: () => Promise<LoadResult>) => {
+      const before = threadTimes(processes);
+      const result = await run();
+      const cpu = cpuPerRequest(
+        before,
+        threadTimes(processes),
+        result.requests,
+      );
+      return {
+        ...result,
+        serviceCpuMs: round(cpu.serviceCpuMs, 1),
+        busiestThreadCpuMs: round(cpu.busiestThreadCpuMs, 1),
+      };
+    };
+    const createCpu = await withCpu(() =>
+      load(8, Math.ceil(200 * SCALE), (i) => create(offset + i), 201),
     );
-    console.error("404 c=32", trivial);
-    // The QR download on an edge cache hit against the trivial
-    // route, both at concurrency 16, one after the other.
-    const cacheHit = await load(
-      16,
-      Math.ceil(1000 * SCALE),
-      () => fetch(settled.url),
-      200,
+    offset += createCpu.requests;
+    const dryRunCpu = await withCpu(() =>
+      load(8, Math.ceil(200 * SCALE), dryRun, 200),
     );
+    const trivialCpu = await withCpu(() =>
+      load(8, Math.ceil(500 * SCALE), trivialRoute, 404),
+    );
+    console.error("cpu per request", { createCpu, dryRunCpu, trivialCpu });
+
+    // The QR link of a document within its deletion window, scanned again
+    // and again (its first access was recorded in the warm-up), and on an
+    // edge cache hit, against the trivial route measured before and after
+    // them, all at concurrency 16.
+    const at16 = (request: () => Promise<Response>, expected: number) =>
+      withCpu(() => load(16, Math.ceil(1000 * SCALE), request, expected));
+    const trivialBefore = await at16(trivialRoute, 404);
+    const qrWithinWindow = await at16(() => fetch(qrUrl), 200);
+    console.error("qr within the window c=16", qrWithinWindow);
+    const cacheHit = await at16(() => fetch(settled.url), 200);
     console.error("qr edge cache hit c=16", cacheHit);
     // The same hit without the audit event a GET writes to D1 after its
     // answer (locally that write costs this machine's CPU, on Cloudflare
     // the database's): what the cache itself costs.
-    const cacheHitHead = await load(
-      16,
-      Math.ceil(1000 * SCALE),
+    const cacheHitHead = await at16(
       () => fetch(settled.url, { method: "HEAD" }),
       200,
     );
     console.error("qr edge cache hit, HEAD, c=16", cacheHitHead);
-    const trivialAt16 = await load(
-      16,
-      Math.ceil(1000 * SCALE),
-      () => fetch(`${base}/nonexistent`),
-      404,
+    const trivialAfter = await at16(trivialRoute, 404);
+    console.error("404 c=16", trivialBefore, trivialAfter);
+    const trivialThroughput = mean(
+      trivialBefore.throughputPerSecond,
+      trivialAfter.throughputPerSecond,
+      1,
     );
-    console.error("404 c=16", trivialAt16);
+    const toTrivial = (run: LoadResult) =>
+      round(run.throughputPerSecond / trivialThroughput, 2);
 
     // The list route, with 100, 10 000 and 100 000 documents in the caller's window.
     const list = () =>
@@ -297,23 +344,24 @@ async function main(): Promise<void> {
           0) / renderOnly.throughputPerSecond,
         2,
       ),
-      qrDownload: qr,
-      trivialRoute: { route: "GET /nonexistent (404)", ...trivial },
-      qrToTrivialThroughput: round(
-        qr.throughputPerSecond / trivial.throughputPerSecond,
-        2,
-      ),
+      createCpu: { create: createCpu, dryRun: dryRunCpu, trivial: trivialCpu },
+      trivialRoute: {
+        route: "GET /nonexistent (404)",
+        before: trivialBefore,
+        after: trivialAfter,
+        throughputPerSecond: trivialThroughput,
+        busiestThreadCpuMs: mean(
+          trivialBefore.busiestThreadCpuMs,
+          trivialAfter.busiestThreadCpuMs,
+          1,
+        ),
+      },
+      qrWithinWindow,
+      qrWithinWindowToTrivialThroughput: toTrivial(qrWithinWindow),
       qrEdgeCacheHit: cacheHit,
-      trivialRouteAt16: trivialAt16,
-      qrEdgeCacheHitToTrivialThroughput: round(
-        cacheHit.throughputPerSecond / trivialAt16.throughputPerSecond,
-        2,
-      ),
+      qrEdgeCacheHitToTrivialThroughput: toTrivial(cacheHit),
       qrEdgeCacheHitHead: cacheHitHead,
-      qrEdgeCacheHitHeadToTrivialThroughput: round(
-        cacheHitHead.throughputPerSecond / trivialAt16.throughputPerSecond,
-        2,
-      ),
+      qrEdgeCacheHitHeadToTrivialThroughput: toTrivial(cacheHitHead),
       list: listRuns,
     };
     await mergeResults({ http });
@@ -328,21 +376,27 @@ async function main(): Promise<void> {
 function print(http: any): void {
   const line = (label: string, r: LoadResult, extra = "") =>
     console.log(
-      `${label.padEnd(28)} ${String(r.throughputPerSecond).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  (${r.requests} requests, ${r.errors} errors)${extra}`,
+      `${label.padEnd(34)} ${String(r.throughputPerSecond).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  (${r.requests} requests, ${r.errors} errors)${extra}`,
     );
   console.log(
-    `${"render only (one thread)".padEnd(28)} ${String(http.renderOnly.throughputPerSecond).padStart(7)} documents/s`,
+    `${"render only (one thread)".padEnd(34)} ${String(http.renderOnly.throughputPerSecond).padStart(7)} documents/s`,
   );
   for (const r of http.create) line(`create c=${r.concurrency}`, r);
   console.log(
     `create c=8 is ${http.createAt8ToRenderOnlyThroughput}x the render-only throughput`,
   );
+  for (const [name, r] of Object.entries(http.createCpu))
+    line(
+      `CPU per request, ${name} c=8`,
+      r as LoadResult,
+      `  service ${(r as { serviceCpuMs: number }).serviceCpuMs} ms, busiest thread ${(r as { busiestThreadCpuMs: number }).busiestThreadCpuMs} ms`,
+    );
+  line("GET /nonexistent c=16, before", http.trivialRoute.before);
   line(
-    "QR download c=32",
-    http.qrDownload,
-    `  ${http.qrToTrivialThroughput}x the trivial route`,
+    "QR within the window c=16",
+    http.qrWithinWindow,
+    `  ${http.qrWithinWindowToTrivialThroughput}x the trivial route`,
   );
-  line("GET /nonexistent c=32", http.trivialRoute);
   line(
     "QR edge cache hit c=16",
     http.qrEdgeCacheHit,
@@ -353,7 +407,7 @@ function print(http: any): void {
     http.qrEdgeCacheHitHead,
     `  ${http.qrEdgeCacheHitHeadToTrivialThroughput}x the trivial route`,
   );
-  line("GET /nonexistent c=16", http.trivialRouteAt16);
+  line("GET /nonexistent c=16, after", http.trivialRoute.after);
   for (const r of http.list)
     line(
       `list, ${r.documents} in window, c=8`,

@@ -1,5 +1,5 @@
-// The generated tables of docs/performance.md: the benchmarks' figures
-// (`npm run bench:table`) and the round trips of every operation
+// The generated tables of docs/performance.md and README.md: the benchmarks'
+// figures (`npm run bench:table`) and the round trips of every operation
 // (`npm run roundtrips:table`). Tests only compare them; those scripts,
 // run in Node, are the only writers.
 
@@ -14,6 +14,14 @@ type Markers = readonly [start: string, end: string];
 export const BENCH_TABLE: Markers = [
   "<!-- bench-table:start (npm run bench:table) -->",
   "<!-- bench-table:end -->",
+];
+
+/** README's table of the figures `npm run bench:http` measures from outside. */
+export const README = "README.md";
+
+export const README_BENCH_TABLE: Markers = [
+  "<!-- bench-http-table:start (npm run bench:table) -->",
+  "<!-- bench-http-table:end -->",
 ];
 
 export const ROUND_TRIP_TABLE: Markers = [
@@ -37,9 +45,7 @@ export function withBlock(
   const start = text.indexOf(startMarker);
   const end = text.indexOf(endMarker);
   if (start < 0 || end < start) {
-    throw new Error(
-      `${PERFORMANCE_DOC} has no ${startMarker} … ${endMarker} block`,
-    );
+    throw new Error(`no ${startMarker} … ${endMarker} block`);
   }
   return `${text.slice(0, start + startMarker.length)}\n${block}\n${text.slice(end)}`;
 }

@@ -24,6 +24,7 @@ import {
   type Kind,
 } from "./scale/documents";
 import { type Footprint, measureFootprint } from "./scale/footprint";
+import { checkRoundTrips } from "./scale/operations";
 import { measureQueryCosts } from "./scale/query-costs";
 import { r2Year } from "./scale/r2";
 import { printReport } from "./scale/report";
@@ -122,6 +123,8 @@ async function simulate(run: Omit<ReturnType<typeof options>, "out">) {
           run.shards,
       }),
   );
+  // Each operation's calls, as many as docs/performance.md's round trips.
+  const operations = await checkRoundTrips(costs);
   const year = await step("replaying the year", () =>
     replayYear(footprints, costs, { ...run, directoryBytes }),
   );
@@ -159,6 +162,7 @@ async function simulate(run: Omit<ReturnType<typeof options>, "out">) {
     documents: documentFigures(issued, footprints),
     slimRow: slimRowFigures(footprints),
     queryCosts: costs,
+    operations,
     directoryBytes,
     archiver: archiverVisit,
     ...year,

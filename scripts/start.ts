@@ -4,7 +4,9 @@
 // environment, which overrides both), applies migrations to every shard,
 // then, through the operations API of the Worker run on the state, moves the
 // rows of a state made before sharding to their shards and makes sure a
-// development key exists; prints it, then runs `wrangler dev`.
+// development key exists; prints it, then runs both Workers with one
+// `wrangler dev` on one origin: the edge Worker in front (the QR links, the
+// pages), the API Worker behind its service binding, on the same state.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -13,10 +15,12 @@ import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
 import { ConfigError, readConfig } from "../src/config";
 import type { DatabaseTarget } from "./lib/d1";
+import { configWithVars } from "./lib/dev-config";
 import { ensureDevVars, readDevVars } from "./lib/dev-vars";
 import type { OpsClient } from "./lib/ops-client";
 import { withOps } from "./lib/ops-target";
 import { migrateShards } from "./lib/shards";
+import { API_CONFIG, EDGE_CONFIG } from "./lib/workers";
 import { uploadFonts } from "./upload-fonts";
 
 const DEFAULT_STATE = ".wrangler/state";
@@ -29,12 +33,12 @@ interface DevCredential {
 }
 
 /**
- * The vars `wrangler dev` will give the Worker, checked as the Worker checks
- * them; `overrides` are the ones this process's environment sets.
+ * The vars `wrangler dev` will give both Workers, checked as the Workers
+ * check them; `overrides` are the ones this process's environment sets.
  */
 async function checkedVars(): Promise<Record<string, string>> {
   const declared = unstable_readConfig(
-    { config: "wrangler.toml" },
+    { config: API_CONFIG },
     { hideWarnings: true },
   ).vars;
   const overrides: Record<string, string> = {};
@@ -110,10 +114,16 @@ async function main(): Promise<void> {
     ].join("\n"),
   );
 
+  const api = await configWithVars(API_CONFIG, overrides);
   const wrangler = spawn(
     "wrangler",
     [
       "dev",
+      // The first config is the one served on the port.
+      "--config",
+      EDGE_CONFIG,
+      "--config",
+      api.path,
       "--port",
       port,
       "--persist-to",
@@ -133,7 +143,10 @@ async function main(): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => wrangler.kill(signal));
   }
-  wrangler.on("exit", (code) => process.exit(code ?? 0));
+  wrangler.on("exit", async (code) => {
+    await api.remove();
+    process.exit(code ?? 0);
+  });
 }
 
 await main();

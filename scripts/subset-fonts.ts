@@ -4,10 +4,12 @@
 //
 // Source: the npm package `@expo-google-fonts/noto-sans` (see
 // scripts/lib/font-files.ts); its licence, the SIL Open Font License 1.1, is fonts/OFL.txt. Noto has no
-// Reserved Font Name, so the cut fonts keep their name.
+// Reserved Font Name, so the cut fonts keep their name; they gain one glyph,
+// the arrow of a correction's changes (scripts/lib/arrow-glyph.ts).
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import subsetFont from "subset-font";
+import { withArrow } from "./lib/arrow-glyph";
 import { CUT_FONTS, ORIGINAL_FONTS } from "./lib/font-files";
 
 /** Unicode blocks kept, first and last code point of each. */
@@ -46,6 +48,6 @@ for (const weight of ["regular", "bold"] as const) {
     // substitution tables would only cost bytes and layout time.
     dropTables: ["GSUB", "GPOS", "GDEF", "DSIG"],
   });
-  await writeFile(CUT_FONTS[weight], cut);
-  console.log(`${CUT_FONTS[weight]}: ${cut.length} bytes`);
+  await writeFile(CUT_FONTS[weight], withArrow(cut));
+  console.log(`${CUT_FONTS[weight]} written`);
 }

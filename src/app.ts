@@ -11,11 +11,7 @@ import { noStore } from "./http/middleware/no-store";
 import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
 import { securityHeaders } from "./http/middleware/security-headers";
-import { OPERATIONS } from "./http/operations";
-import { OPS_OPERATIONS } from "./http/operations/ops";
-import { openApiRoutes } from "./http/routes/openapi";
-import { opsOpenApiRoutes } from "./http/routes/ops-openapi";
-import { pageRoutes } from "./http/routes/pages";
+import type { Operation } from "./http/operation";
 import { requestServices } from "./services";
 
 /** Puts the services of this request on the context, built from the bindings. */
@@ -32,11 +28,20 @@ const provideServices = (dependencies: AppDependencies) =>
     await next();
   });
 
+/** What one Worker's app serves: operations, then routes that are not operations, by path. */
+export interface Served {
+  operations: readonly Operation[];
+  // biome-ignore lint/suspicious/noExplicitAny: a route group declares the bindings it reads
+  routes: readonly (readonly [path: string, routes: Hono<any>])[];
+}
+
 /**
- * The HTTP application. Authentication is attached per route, after routing,
- * so that an unknown path is a 404 and a wrong method a 405 before any 401.
+ * The HTTP application of a Worker (src/api-app.ts, src/edge-app.ts), the
+ * same middleware and error answers for each. Authentication is attached
+ * per route, after routing, so that an unknown path is a 404 and a wrong
+ * method a 405 before any 401.
  */
-export function createApp(dependencies: AppDependencies) {
+export function createApp(dependencies: AppDependencies, served: Served) {
   const app = new Hono<AppEnv>();
 
   app.use(requestId, requestLog, noStore, securityHeaders);
@@ -45,13 +50,12 @@ export function createApp(dependencies: AppDependencies) {
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
   );
 
-  for (const operation of [...OPERATIONS, ...OPS_OPERATIONS]) {
+  for (const operation of served.operations) {
     operation.serve(app);
   }
-  // Not operations of the API: the documents themselves and the pages.
-  app.route("/api/v1", openApiRoutes);
-  app.route("/ops/v1", opsOpenApiRoutes);
-  app.route("/", pageRoutes);
+  for (const [path, routes] of served.routes) {
+    app.route(path, routes);
+  }
 
   app.notFound(handleNotFound);
   app.onError(handleError);

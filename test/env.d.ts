@@ -10,6 +10,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** The edge Worker's assets (wrangler.edge.toml), for the pages. */
+      ASSETS: Fetcher;
       /** The fallback font files on disk, by family (test/setup/seed-fonts.ts). */
       FONT_FILES: Fetcher;
       /** The text of docs/performance.md, whose round-trip table a test compares. */

@@ -25,9 +25,10 @@ export const YEAR = {
   retriesPerReferencedCreate: 0.05,
   qrScansPerDocument: 0.3,
   // Scans within 3 hours of issue (the deletion window and its margin): a
-  // D1 read and the access recorded before the PDF is served. Later ones
-  // read only R2 (or the edge cache) and record the access in the
-  // background: a D1 write, no read.
+  // D1 read while R2 gets the PDF, and the access recorded, before the PDF
+  // is served on the first scan, after it on later ones. Later ones read
+  // only R2 (or the edge cache) and record the access in the background: a
+  // D1 write, no read.
   qrScansBeforeSettled: 0.5,
   // Scans after the archiver: their event stays in D1 for good (the
   // earlier ones are archived with the document).
@@ -97,7 +98,7 @@ export function describeAssumptions(shards: number, volume: Volume): string[] {
     `${YEAR.organizations.toLocaleString("en")} organizations, sizes Zipf-distributed with exponent ${YEAR.zipfExponent}; ${YEAR.credentialsPerOrganization} credential each`,
     `${percent(YEAR.correctionShare)} corrections (addressed by uuid, of a document still hot; in the original's bucket, with a new reference as often as documents have one), ${percent(YEAR.deletionShare)} deletions, ${percent(YEAR.referenceShare)} of documents with a reference, ${percent(YEAR.retriesPerReferencedCreate)} of creates with a reference retried`,
     `document kinds: ${percent(YEAR.kindMix.readme)} README's example, ${percent(YEAR.kindMix.typical)} typical, ${percent(YEAR.kindMix.largest)} largest allowed`,
-    `${YEAR.qrScansPerDocument} QR scans per document: ${percent(YEAR.qrScansBeforeSettled)} within 3 h of issue (a D1 read, the access recorded, an R2 get), the others one R2 get and the access recorded in the background (a D1 write); ${percent(YEAR.qrScansAfterArchive)} of them after archiving (their event stays in D1)`,
+    `${YEAR.qrScansPerDocument} QR scans per document: ${percent(YEAR.qrScansBeforeSettled)} within 3 h of issue (a D1 read while R2 gets the PDF, the access recorded: before the answer on the first scan, after it on later ones), the others one R2 get and the access recorded in the background (a D1 write); ${percent(YEAR.qrScansAfterArchive)} of them after archiving (their event stays in D1)`,
     `${YEAR.downloadsPerDocument} authenticated PDF download per document, ${YEAR.listsPerDocument} list calls per document`,
     `${YEAR.credentialReadsPerApiRequest} credential read per authenticated request, in the shard of its key's hash (one query, joined with the organization's copy there): no credential cache; every shard holds a copy of every organization`,
     `week: Monday to Sunday weighted ${YEAR.weekdayWeights.join(", ")}; day: hourly shares (%) ${YEAR.hourShares.join(", ")} from 0 h`,
@@ -105,7 +106,7 @@ export function describeAssumptions(shards: number, volume: Volume): string[] {
     `D1 cost of a call: the larger of the local SQLite time of its round trips measured here (the service's src/db functions over node:sqlite) and D1's stated ${D1.statedReadMs} ms a read, ${D1.statedWriteMs} ms a write transaction (statement or batch), per round trip`,
     `one year: every document older than ${HOT_HOURS} h is a slim row; the last ${HOT_HOURS} h are a busiest weekday's documents, hot`,
     `bytes per row measured with dbstat (4 KiB pages, node:sqlite) after writing rows in v8 uuid order with the service's calls, as the service's archiver leaves them (no VACUUM)`,
-    `R2: one PDF put and one archive put per document, a get per QR scan (no edge cache hit counted) and per download, a get and a put per deletion (its PDF object marked deleted); Standard storage at one year; prices ${R2_PRICES.storagePerGbMonth} $/GB-month, ${R2_PRICES.classAPerMillion} $/million Class A, ${R2_PRICES.classBPerMillion} $/million Class B, no free tier`,
+    `R2: one PDF put and one archive put per document, a get per QR scan (no edge cache hit counted) and per download, two gets and two puts per deletion (its PDF object marked "maybe deleted" by the request, "deleted" by the cron); Standard storage at one year; prices ${R2_PRICES.storagePerGbMonth} $/GB-month, ${R2_PRICES.classAPerMillion} $/million Class A, ${R2_PRICES.classBPerMillion} $/million Class B, no free tier`,
     `${shards} shards, bucket b in shard b mod ${shards}; thresholds ${D1.shardLimitBytes / 1e9} GB per shard at one year, ${percent(D1.peakBusyLimit)} of a shard's time in the busiest second`,
   ];
 }

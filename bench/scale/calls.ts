@@ -9,8 +9,8 @@ import {
   commitCorrection as commitCorrectionBatch,
   commitCreatedDocument,
   deleteSummaries,
-  findDocumentByUuid,
   findOwnDocumentByUuid,
+  findOwnDocumentForDeletion as findOwnDocumentMarkingDeletion,
   findQrLinkTarget,
   findReservation,
   insertSummary,
@@ -28,7 +28,7 @@ import type { AuditEventType, DocumentRow } from "../../src/db/schema";
 import { pdfObjectKey } from "../../src/domain/documents/issue-document";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { randomBase62 } from "../../src/domain/random";
-import { readWindowStart } from "../../src/domain/windows";
+import { deleteWindowStart, readWindowStart } from "../../src/domain/windows";
 
 const requestId = (): string => `req_${randomBase62(24)}`;
 
@@ -57,11 +57,7 @@ export const findReservationNotingPdf = (
     createdAt: planned.createdAt,
   });
 
-/** A correction's new reference, checked under its lock (rectify-document.ts). */
-export const findReservationOf = (db: Database, row: DocumentRow) =>
-  findReservation(db, row, referenceOf(row));
-
-/** A create without reference, and a correction: the PDF's note before its put. */
+/** A create without reference: the PDF's note before its put. */
 export const notePendingPdf = (db: Database, row: DocumentRow) =>
   insertPendingPdfObject(db, pdfObjectKey(row.uuid), row.createdAt);
 
@@ -101,13 +97,33 @@ export const listDocument = (db: Database, row: DocumentRow) =>
 export const clearPendingPdf = (db: Database, row: DocumentRow) =>
   deletePendingPdfObject(db, pdfObjectKey(row.uuid));
 
-/** A read, a download, a deletion or a correction: the caller's own row by uuid. */
+/** A read or a download: the caller's own row by uuid. */
 export const findOwnDocument = (db: Database, row: DocumentRow) =>
   findOwnDocumentByUuid(db, row.credentialId, row.uuid);
 
-/** Read again under the document's lock (a deletion, a correction). */
-export const findDocument = (db: Database, row: DocumentRow) =>
-  findDocumentByUuid(db, row.uuid);
+/**
+ * A correction by uuid (rectify-document.ts): its original read, and the
+ * note of the correction's PDF written, in one batch of the original's shard.
+ */
+export function findOriginalNotingPdf(db: Database, row: DocumentRow) {
+  const { rectifiesUuid } = row;
+  if (rectifiesUuid === null) throw new Error(`${row.uuid} is no correction`);
+  return findOwnDocumentByUuid(db, row.credentialId, rectifiesUuid, {
+    objectKey: pdfObjectKey(row.uuid),
+    createdAt: row.createdAt,
+  });
+}
+
+/** A deletion's read, with its pending mark in the same batch (delete-document.ts). */
+export const findOwnDocumentForDeletion = (
+  db: Database,
+  row: DocumentRow,
+  at: number,
+) =>
+  findOwnDocumentMarkingDeletion(db, row.credentialId, row.uuid, {
+    at,
+    createdSince: deleteWindowStart(at),
+  });
 
 /** An event that changes no state (a download, a retry), in the background. */
 export const recordEvent = (

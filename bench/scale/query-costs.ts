@@ -40,18 +40,18 @@ import type { ShardDatabase } from "./shard-database";
 const QUERIES = [
   "authenticate",
   "findReservationNotingPdf",
-  "findReservationOf",
   "notePendingPdf",
   "commitCreate",
+  "findOriginalNotingPdf",
   "reserveReference",
   "commitCorrection",
   "listDocument",
   "clearPendingPdf",
   "findOwnDocument",
-  "findDocument",
   "recordEvent",
   "findQrTarget",
   "recordQrScan",
+  "findOwnDocumentForDeletion",
   "deleteDocument",
   "unlistDocument",
   "listPage",
@@ -228,7 +228,6 @@ export function measureQueryCosts(
     };
     await onRows(old, {
       findOwnDocument: calls.findOwnDocument,
-      findDocument: calls.findDocument,
       findQrTarget: calls.findQrTarget,
       recordQrScan: (db, row) => calls.recordQrScan(db, row, now),
     });
@@ -240,6 +239,12 @@ export function measureQueryCosts(
       "listDeepPage",
       () => (db) => calls.listPage(db, largest.id, now, 1000),
     );
+    // A create without a reference notes its PDF by itself; the note goes
+    // before the same rows are created with one.
+    await onRows(created, {
+      notePendingPdf: calls.notePendingPdf,
+      clearPendingPdf: calls.clearPendingPdf,
+    });
     await onRows(created, {
       findReservationNotingPdf: calls.findReservationNotingPdf,
       commitCreate: calls.commitCreate,
@@ -247,15 +252,16 @@ export function measureQueryCosts(
       clearPendingPdf: calls.clearPendingPdf,
       recordEvent: (db, row) =>
         calls.recordEvent(db, row, "pdf_downloaded", now + HOUR),
+      findOwnDocumentForDeletion: (db, row) =>
+        calls.findOwnDocumentForDeletion(db, row, now + HOUR),
       deleteDocument: (db, row) => calls.deleteDocument(db, row, now + HOUR),
       unlistDocument: calls.unlistDocument,
     });
     await onRows(
       corrected,
       {
-        findReservationOf: calls.findReservationOf,
+        findOriginalNotingPdf: calls.findOriginalNotingPdf,
         reserveReference: calls.reserveReference,
-        notePendingPdf: calls.notePendingPdf,
         commitCorrection: calls.commitCorrection,
       },
       corrections.length,

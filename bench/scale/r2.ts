@@ -11,17 +11,18 @@ export function r2Year(
   footprints: Record<Kind, Footprint>,
   { documents }: Volume,
 ) {
-  // The create's put and the archiver's; a deletion rewrites its PDF
-  // object's metadata (a get and a put).
-  const deletions = documents * YEAR.deletionShare;
+  // The create's put and the archiver's; a deletion's PDF object is read
+  // and rewritten twice: "maybe deleted" by the request, "deleted" by the
+  // cron (delete-document.ts, finish-deletion.ts).
+  const deletionRewrites = 2 * documents * YEAR.deletionShare;
   const classA = {
     pdfPuts: documents,
     archivePuts: documents,
-    deletionMarkPuts: deletions,
+    deletionMarkPuts: deletionRewrites,
   };
   const classB = {
     qrScanGets: documents * YEAR.qrScansPerDocument,
-    deletionMarkGets: deletions,
+    deletionMarkGets: deletionRewrites,
     downloadGets: documents * YEAR.downloadsPerDocument,
   };
   const mean = (bytes: (kind: Kind) => number) =>

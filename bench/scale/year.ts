@@ -13,6 +13,7 @@ import { percentile } from "../stats";
 import { HOT_HOURS, type Volume, YEAR } from "./assumptions";
 import { directory, KINDS, type Kind } from "./documents";
 import type { Footprint } from "./footprint";
+import { OPERATIONS, type Operation, type Target } from "./operations";
 import type { QueryCost, QueryName } from "./query-costs";
 
 /** A reproducible uniform [0, 1) source (mulberry32) for everything but the routing. */
@@ -205,68 +206,45 @@ export async function replayYear(
       const rank = zipf.draw();
       const correction = chance(YEAR.correctionShare);
       const { bucket, reservation, organization } = route(rank, correction);
-      const authenticate = () => {
-        const ms = YEAR.credentialReadsPerApiRequest * cost("authenticate");
-        spend(organization.keyBucket, ms);
-        if (rank === 0) largestOwnMs.credential += ms;
-      };
-      const atHome = (ms: number) => {
-        spend(organization.homeBucket, ms);
-        if (rank === 0) largestOwnMs.home += ms;
+      /** An operation's calls, each in its shard (operations.ts); the reservation's only with a reference. */
+      const replay = (operation: Operation, document = bucket) => {
+        const targets: Record<Target, number | null> = {
+          key: organization.keyBucket,
+          document,
+          reservation,
+          home: organization.homeBucket,
+        };
+        for (const [name, target] of OPERATIONS[operation]) {
+          const at = targets[target];
+          if (at === null) continue;
+          const ms =
+            cost(name) *
+            (target === "key" ? YEAR.credentialReadsPerApiRequest : 1);
+          spend(at, ms);
+          if (rank !== 0) continue;
+          if (target === "key") largestOwnMs.credential += ms;
+          if (target === "home") largestOwnMs.home += ms;
+        }
       };
       // The issue (create-document.ts, rectify-document.ts, issue-document.ts).
-      authenticate();
-      if (correction) {
-        spend(bucket, cost("findOwnDocument", "findDocument"));
-        if (reservation !== null) {
-          spend(reservation, cost("findReservationOf", "reserveReference"));
-        }
-        spend(
-          bucket,
-          cost("notePendingPdf", "commitCorrection", "clearPendingPdf"),
-        );
-      } else if (reservation !== null) {
-        spend(
-          bucket,
-          cost("findReservationNotingPdf", "commitCreate", "clearPendingPdf"),
-        );
-        if (chance(YEAR.retriesPerReferencedCreate)) {
-          authenticate();
-          spend(
-            bucket,
-            cost("findReservationNotingPdf", "clearPendingPdf", "recordEvent"),
-          );
-        }
-      } else {
-        spend(
-          bucket,
-          cost("notePendingPdf", "commitCreate", "clearPendingPdf"),
-        );
+      if (correction) replay("Correct");
+      else if (reservation === null) replay("Create without a reference");
+      else {
+        replay("Create with a reference");
+        if (chance(YEAR.retriesPerReferencedCreate)) replay("Identical retry");
       }
-      atHome(cost("listDocument"));
       for (let d = 0; d < YEAR.downloadsPerDocument; d++) {
-        authenticate();
-        spend(bucket, cost("findOwnDocument", "recordEvent"));
+        replay("Authenticated PDF");
       }
-      if (chance(YEAR.listsPerDocument)) {
-        authenticate();
-        atHome(cost("listPage"));
-      }
-      if (chance(YEAR.deletionShare)) {
-        authenticate();
-        spend(
-          bucket,
-          cost("findOwnDocument", "findDocument", "deleteDocument"),
-        );
-        atHome(cost("unlistDocument"));
-      }
+      if (chance(YEAR.listsPerDocument)) replay("List");
+      if (chance(YEAR.deletionShare)) replay("Delete");
       if (chance(YEAR.qrScansPerDocument)) {
         // A scan of an earlier document: any bucket.
-        spend(
-          randomBucket("live"),
+        replay(
           chance(YEAR.qrScansBeforeSettled)
-            ? cost("findQrTarget", "recordQrScan")
-            : cost("recordQrScan"),
+            ? "QR within the deletion window, first scan"
+            : "QR after the deletion window",
+          randomBucket("live"),
         );
       }
     }

@@ -12,8 +12,9 @@ import { migrateShards } from "./shards";
 export interface DeployTarget {
   databases: DatabaseTarget;
   /**
-   * Puts this commit's Worker in the place of the previous one (`wrangler
-   * deploy`), and says how to reach its operations API.
+   * Puts this commit's Workers in the place of the previous ones (`wrangler
+   * deploy` of the API Worker, then of the edge Worker), and says how to
+   * reach the operations API.
    */
   switchWorker: () => Promise<OpsTarget>;
 }

@@ -1,13 +1,15 @@
 // What `npm run deploy` checks before any step: the production vars of
-// wrangler.toml, as the deployed Worker will check them.
+// wrangler.toml, as the deployed Workers will check them, and the same in
+// wrangler.edge.toml (both Workers print BASE_URL in links).
 import { unstable_readConfig } from "wrangler";
 import { ConfigError, readBaseUrl } from "../../src/config";
 import { PRODUCTION_ENVIRONMENT } from "./d1";
+import { API_CONFIG, EDGE_CONFIG } from "./workers";
 
-/** The vars wrangler.toml gives the production Worker. */
-const productionVars = (): Record<string, unknown> =>
+/** The vars a Worker's config gives it in production. */
+const productionVars = (config = API_CONFIG): Record<string, unknown> =>
   unstable_readConfig(
-    { config: "wrangler.toml", env: PRODUCTION_ENVIRONMENT },
+    { config, env: PRODUCTION_ENVIRONMENT },
     { hideWarnings: true },
   ).vars;
 
@@ -23,4 +25,19 @@ export function productionBaseUrl(vars = productionVars()): string {
     );
   }
   return baseUrl;
+}
+
+/** Throws a ConfigError unless the edge Worker's production vars are the API Worker's. */
+export function checkEdgeVars(
+  vars = productionVars(),
+  edgeVars = productionVars(EDGE_CONFIG),
+): void {
+  const differing = Object.keys({ ...vars, ...edgeVars }).filter(
+    (name) => vars[name] !== edgeVars[name],
+  );
+  if (differing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration: ${EDGE_CONFIG}'s [env.${PRODUCTION_ENVIRONMENT}.vars] must be ${API_CONFIG}'s (differing: ${differing.join(", ")}).`,
+    );
+  }
 }

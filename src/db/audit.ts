@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, notExists, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { type AuditEventType, auditEvents, documents } from "./schema";
 
@@ -39,6 +39,20 @@ export const insertAuditEventIf = (
       })
       .from(documents)
       .where(and(eq(documents.uuid, event.documentUuid), condition)),
+  );
+
+/**
+ * Holds while the document has no event of `type` yet: for a state change
+ * whose own condition cannot tell two requests of one millisecond apart.
+ */
+export const noEventYet = (db: Database, uuid: string, type: AuditEventType) =>
+  notExists(
+    db
+      .select({ one: sql`1` })
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.documentUuid, uuid), eq(auditEvents.type, type)),
+      ),
   );
 
 /** A document's audit events still in D1, in the order they were written. */

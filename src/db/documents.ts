@@ -15,7 +15,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Environment } from "../schemas/environment";
-import { insertAuditEventIf } from "./audit";
+import { insertAuditEventIf, noEventYet } from "./audit";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
@@ -566,7 +566,8 @@ export async function markDeleted(
         requestId: deletion.requestId,
         occurredAt: deletion.at,
       },
-      tookEffect,
+      // Another deletion of the same millisecond also finds deleted_at = at.
+      and(tookEffect, noEventYet(db, uuid, "deleted")) as SQL,
     ),
     insertPendingDeletionMarkIf(
       db,

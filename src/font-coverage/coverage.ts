@@ -32,9 +32,9 @@ function inRanges(ranges: RangeList, codePoint: number): boolean {
 }
 
 const BASE = parseRanges(coverage.base);
-const FALLBACKS = FALLBACK_FAMILIES.map(
-  (family) => [family, parseRanges(coverage.fallbacks[family].ranges)] as const,
-);
+// Parsed on the first code point the document font lacks, which most
+// documents never hold.
+let fallbacks: (readonly [FallbackFamily, RangeList])[] | undefined;
 
 /** The key of a fallback font's file in the FONTS bucket (its content hash is part of it). */
 export const fallbackFontKey = (family: FallbackFamily): string =>
@@ -46,7 +46,11 @@ export function fontFor(codePoint: number): FontChoice | null {
   if ((codePoint >= 0x20 && codePoint < 0x7f) || inRanges(BASE, codePoint)) {
     return "base";
   }
-  for (const [family, ranges] of FALLBACKS) {
+  fallbacks ??= FALLBACK_FAMILIES.map(
+    (family) =>
+      [family, parseRanges(coverage.fallbacks[family].ranges)] as const,
+  );
+  for (const [family, ranges] of fallbacks) {
     if (inRanges(ranges, codePoint)) return family;
   }
   return null;

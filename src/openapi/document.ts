@@ -12,6 +12,12 @@ export type SchemaOf = (schema: z.ZodType, io: "input" | "output") => object;
 function parametersOf(schema: z.ZodObject, where: "path" | "query") {
   const { properties = {}, required = [] } = z.toJSONSchema(schema, {
     io: "input",
+    // zod drops a `default` given in metadata when it writes the input side
+    // of a transform; a parameter's default is what an absent one means.
+    override: ({ zodSchema, jsonSchema }) => {
+      const meta = z.globalRegistry.get(zodSchema);
+      if (meta?.default !== undefined) jsonSchema.default = meta.default;
+    },
   });
   return Object.entries(properties).map(([name, property]) => {
     const { description, ...rest } = property as { description?: string };

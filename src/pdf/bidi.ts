@@ -24,8 +24,18 @@ export interface Piece<U> {
   first: number;
 }
 
-// Built on first use: most lines need no bidi (fontRuns' fast path).
+// Built on first use: most lines need no bidi (fontRuns' fast path, and
+// MAY_LEAVE_LEVEL_0 below).
 let bidi: ReturnType<typeof bidiFactory> | undefined;
+
+/**
+ * The blocks of every character whose bidi class may raise a level above
+ * 0 in a left-to-right line (R, AL, AN, explicit embeddings, overrides and
+ * isolates; test/pdf/bidi.test.ts checks them against bidi-js): a line
+ * without one is all at level 0, mirrors nothing, and keeps its order.
+ */
+const MAY_LEAVE_LEVEL_0 =
+  /[\u0590-\u08FF\u200F\u202A-\u202E\u2066-\u2069\uFB1D-\uFDFF\uFE70-\uFEFE\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 
 /**
  * The embedding level of each unit, by the level of its first character,
@@ -36,8 +46,11 @@ function resolve(units: readonly { text: string }[]): {
   levels: number[];
   mirrored: (string | undefined)[];
 } {
-  bidi ??= bidiFactory();
   const text = units.map((unit) => unit.text).join("");
+  if (!MAY_LEAVE_LEVEL_0.test(text)) {
+    return { levels: units.map(() => 0), mirrored: units.map(() => undefined) };
+  }
+  bidi ??= bidiFactory();
   // A left-to-right document: each line's base direction is left to right.
   const resolved = bidi.getEmbeddingLevels(text, "ltr");
   const mirrors = bidi.getMirroredCharactersMap(text, resolved.levels);

@@ -19,12 +19,8 @@ export const linesBlock = (
   draw: (canvas, top) => drawLines(canvas, lines, FULL_WIDTH, top),
 });
 
-/** Full-width lines that may flow onto the next page, one line per block. */
-export const flowingBlocks = (lines: readonly Line[]): Block[] =>
-  lines.map((line) => linesBlock([line]));
-
 /** Draws two columns side by side across `area`, the column gap between them. */
-export function drawColumns(
+function drawColumns(
   canvas: PageCanvas,
   left: readonly Line[],
   right: readonly Line[],

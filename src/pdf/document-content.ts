@@ -1,53 +1,87 @@
+import { COLUMN_GAP, columnsBlock, HALF_WIDTH, linesBlock } from "./blocks";
 import {
-  COLUMN_GAP,
-  columnsBlock,
-  drawColumns,
-  flowingBlocks,
-  HALF_WIDTH,
-  linesBlock,
-} from "./blocks";
-import { changesVehicle } from "./changed-fields";
-import { changeList } from "./field-names";
+  continuedOnPage,
+  continuedTitle,
+  flowingText,
+  type TextFlow,
+} from "./continued-text";
+import { rectificationBox } from "./correction-box";
+import { shipmentFieldName } from "./field-names";
 import { printable } from "./fonts";
-import type { DocumentWording, Messages } from "./i18n";
+import type { DocumentWording, MessageKey, Messages } from "./i18n";
+import { keyFactsBand } from "./key-facts";
 import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
-import type { Block } from "./page-flow";
+import type { Block, PageMark } from "./page-flow";
 import type { PrintedDocument } from "./printed-document";
 import {
   DOCUMENT_FIELDS,
   type DocumentField,
-  type Part,
+  NOT_GIVEN,
   type PrintedData,
-  partsInOrder,
+  runOn,
   SHIPMENT_FIELDS,
   type ShipmentField,
 } from "./printed-fields";
 import type { QrSquare } from "./qr-code";
-import { shipmentTable } from "./shipment-table";
 import {
-  COLORS,
-  CONTENT_WIDTH,
-  PAGE,
-  type TextStyles,
-  widthIn,
-} from "./styles";
+  type CutCell,
+  type ShipmentTable,
+  shipmentTable,
+} from "./shipment-table";
+import { CONTENT_WIDTH, PAGE, type TextStyles, widthIn } from "./styles";
 
-/** Printed for an optional item that was not given. */
-const NOT_GIVEN = "—";
 /**
  * 120 pt is 42 mm, quiet zone included: the symbol of a QR link (version 6,
  * 41 modules) is 35 mm wide, which a phone reads from paper or a screen.
  */
 const QR_SIZE = 120;
-/** Wider than the code, so that the caption in two languages takes three lines. */
-const CAPTION_WIDTH = 170;
+/** Beside the key facts, the code and its caption. */
+const CAPTION_WIDTH = QR_SIZE + COLUMN_GAP / 2;
 const SECTION_GAP = 10;
 const FIELD_GAP = 4;
 const HEADING_GAP = 4;
-const BOX_PADDING = 6;
+
+/**
+ * How page 1 lays out its values: the lines of a value that it prints at
+ * most, "continued on page N" the last of them when the value goes on, and
+ * whether an address runs on, its parts joined by commas (docs/pdf.md,
+ * Page 1).
+ */
+interface PageOneFit {
+  lines: number;
+  runOn: boolean;
+}
+
+/** Nothing cut: for a document that page 1 holds whole. */
+const WHOLE: PageOneFit = { lines: Number.POSITIVE_INFINITY, runOn: false };
+/** Three lines: an address's. */
+const ROOMY: PageOneFit = { lines: 3, runOn: false };
+const RUN_ON: PageOneFit = { lines: 3, runOn: true };
+/** Where page 1 would not hold what an inspector checks otherwise. */
+const SHORT: PageOneFit = { lines: 2, runOn: true };
+
+/** A text that page 1 cuts: where it goes on, under its section's "(continued)". */
+interface Continuation {
+  section: MessageKey;
+  label: string | null;
+  lines: Line[];
+  width: number;
+  mark: PageMark;
+}
+
+/** Page 1's blocks, and the texts it cut. */
+interface PageOne {
+  blocks: Block[];
+  continuations: Continuation[];
+}
 
 /** How each kind of content turns into lines, in a document's styles and labels. */
-function writer(styles: TextStyles) {
+function writer(
+  styles: TextStyles,
+  printed: Messages,
+  continuations: Continuation[] = [],
+  pageOneLines: number = ROOMY.lines,
+) {
   const heading = (title: string, width: number) =>
     wrappedLines(title, styles.heading, width, SECTION_GAP).map((line) => ({
       ...line,
@@ -64,17 +98,62 @@ function writer(styles: TextStyles) {
     ...wrappedLines(label, styles.label, width, spaceBefore),
     ...value(text, width),
   ];
-  /** A section in a column: its heading, then its fields. */
+  /**
+   * Lines of a value that page 1 cuts after `pageOneLines`, saying where
+   * the rest goes on (under `section`'s "(continued)" and `label`), which it
+   * records.
+   */
+  const cut = (
+    section: MessageKey,
+    label: string | null,
+    lines: Line[],
+    width: number,
+  ): Line[] => {
+    if (lines.length <= pageOneLines) return lines;
+    const mark: PageMark = {};
+    const kept = pageOneLines - 1;
+    continuations.push({
+      section,
+      label,
+      lines: lines.slice(kept),
+      width,
+      mark,
+    });
+    return [
+      ...lines.slice(0, kept),
+      ...continuedOnPage(printed, mark, styles.label, width),
+    ];
+  };
+  /** A field whose value page 1 cuts. */
+  const cutField = (
+    section: MessageKey,
+    label: string | null,
+    text: string | null,
+    width: number,
+    spaceBefore = FIELD_GAP,
+  ): Line[] => [
+    ...(label === null
+      ? []
+      : wrappedLines(label, styles.label, width, spaceBefore)),
+    ...cut(section, label, value(text, width), width),
+  ];
+  /** A section in a column: its heading, then its fields, cut on page 1. */
   const section = (
-    title: string,
+    title: MessageKey,
     fields: readonly [label: string, text: string | null][],
   ): Line[] => [
-    ...heading(title, HALF_WIDTH),
+    ...heading(printed[title], HALF_WIDTH),
     ...fields.flatMap(([label, text], index) =>
-      field(label, text, HALF_WIDTH, index === 0 ? HEADING_GAP : FIELD_GAP),
+      cutField(
+        title,
+        label,
+        text,
+        HALF_WIDTH,
+        index === 0 ? HEADING_GAP : FIELD_GAP,
+      ),
     ),
   ];
-  return { heading, value, field, section };
+  return { heading, value, field, cut, cutField, section };
 }
 
 /** The QR code's square, at the right margin, in the block whose top is `top`. */
@@ -91,210 +170,297 @@ const entry = (
   text: string | null,
 ): [label: string, text: string | null] => [messages[field.label], text];
 
-/** Everything a document prints below the page header, in reading order. */
+const FULL_WIDTH = { x: PAGE.margin, width: CONTENT_WIDTH };
+
+/** The addresses, which run on where page 1 needs the room. */
+const ADDRESSES: ReadonlySet<string> = new Set<DocumentField | ShipmentField>([
+  "shipper.address",
+  "carrier.address",
+  "origin.address",
+  "destination.address",
+]);
+
+/** A field's printed text as page 1 lays it out with `fit`. */
+function printedText<Key extends string>(
+  texts: Record<Key, string | null>,
+  key: Key,
+  fit: PageOneFit,
+): string | null {
+  const text = texts[key];
+  return fit.runOn && ADDRESSES.has(key) && text !== null ? runOn(text) : text;
+}
+
+const blocksHeight = (blocks: readonly Block[]): number =>
+  blocks.reduce((sum, block) => sum + block.height, 0);
+
+/**
+ * Everything a document prints below the page header, in reading order:
+ * page 1's identification, key facts and sections, each long text cut
+ * there so that they fit in `pageOneRoom` (docs/pdf.md, Page 1); a
+ * correction's box; a grouped document's table; the observations, which
+ * flow on; then the rest of each text that page 1 cut.
+ */
 export function documentContent(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
+  pageOneRoom: number,
 ): Block[] {
   const messages = wording.printed;
-  const write = writer(styles);
+  const write = writer(styles, messages);
   const { printed } = document;
-  const fields = (...keys: DocumentField[]) =>
-    keys.map((key) =>
-      entry(messages, DOCUMENT_FIELDS[key], printed.fields[key]),
+  const box =
+    document.rectifies &&
+    rectificationBox(document.rectifies, wording, styles, CONTENT_WIDTH);
+  const table =
+    printed.grouped &&
+    shipmentTable(printed, messages, styles, (title) =>
+      write.heading(title, CONTENT_WIDTH),
     );
-  const parts: Record<Part, () => Block[]> = {
-    parties: () => [
-      columnsBlock(
-        write.section(
-          messages.shipper,
-          fields("shipper.name", "shipper.tax_id", "shipper.address"),
-        ),
-        write.section(
-          messages.carrier,
-          fields("carrier.name", "carrier.tax_id", "carrier.address"),
-        ),
-      ),
-    ],
-    shipments: () =>
-      printed.grouped
-        ? shipmentTable(printed, messages, styles, (title) =>
-            write.heading(title, CONTENT_WIDTH),
-          )
-        : singleShipment(printed, messages, styles),
-    vehicle: () => [
-      columnsBlock(
-        write.section(
-          messages.vehicle,
-          fields("vehicle.registration", "vehicle.trailer_registration"),
-        ),
-        write.section(
-          messages.specialAuthorization,
-          fields(
-            "special_authorization.number",
-            "special_authorization.issuer",
-          ),
-        ),
-      ),
-    ],
-    observations: () => [
-      linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
-      ...flowingBlocks(write.value(printed.fields.observations, CONTENT_WIDTH)),
-    ],
-  };
-  return [
-    identificationBlock(document, wording, styles),
-    ...partsInOrder(printed.grouped).flatMap((part) => parts[part]()),
+  const observations = [
+    linesBlock(write.heading(messages.observations, CONTENT_WIDTH), true),
+    flowingText(
+      write.value(printed.fields.observations, CONTENT_WIDTH),
+      textFlow(wording, styles, "observations", FULL_WIDTH),
+    ),
   ];
-}
-
-/** The one shipment of a document: origin and destination side by side, then its goods. */
-function singleShipment(
-  printed: PrintedData,
-  messages: Messages,
-  styles: TextStyles,
-): Block[] {
-  const write = writer(styles);
-  const shipment = printed.shipments[0] as PrintedData["shipments"][number];
-  const fields = (...keys: ShipmentField[]) =>
-    keys.map((key) => entry(messages, SHIPMENT_FIELDS[key], shipment[key]));
-  // The weight, or the other measure when the goods have none.
-  const [quantityLabel, quantity] = fields(
-    shipment["goods.weight_kg"] !== null
-      ? "goods.weight_kg"
-      : "goods.alternative_measure",
-  )[0] as [string, string | null];
+  const layOut = (fit: PageOneFit) =>
+    pageOne(document, wording, styles, fit, { pageOneRoom, table });
+  const [whole, roomy, runOn, short] = [WHOLE, ROOMY, RUN_ON, SHORT].map(
+    layOut,
+  ) as [PageOne, PageOne, PageOne, PageOne];
+  const fitting = (layouts: PageOne[], below: number) =>
+    layouts.find(({ blocks }) => blocksHeight(blocks) + below <= pageOneRoom);
+  // As few pages as may be: page 1 holds, if it can, a correction's box
+  // and a single shipment's observations, and then no text is cut, or the
+  // box; it cuts the texts shorter only for what an inspector checks and
+  // the box's lead.
+  const boxHeight = box ? SECTION_GAP + box.height : 0;
+  const first =
+    fitting(
+      [whole, roomy, runOn],
+      boxHeight + (printed.grouped ? 0 : blocksHeight(observations)),
+    ) ??
+    fitting([roomy, runOn], boxHeight) ??
+    fitting(
+      [roomy, runOn, short],
+      box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0,
+    ) ??
+    short;
+  const firstRow = first.continuations.filter(
+    ({ section }) => section === "shipments",
+  );
+  const others = first.continuations.filter(
+    (continuation) => !firstRow.includes(continuation),
+  );
+  const goOn = (continuations: readonly Continuation[]) =>
+    continuations.flatMap((continuation) =>
+      continued(continuation, wording, styles),
+    );
   return [
-    columnsBlock(
-      write.section(messages.origin, fields("origin.place", "origin.address")),
-      write.section(
-        messages.destination,
-        fields("destination.place", "destination.address"),
-      ),
-    ),
-    linesBlock(
-      [
-        ...write.heading(messages.goods, CONTENT_WIDTH),
-        ...wrappedLines(
-          messages.description,
-          styles.label,
-          CONTENT_WIDTH,
-          HEADING_GAP,
-        ),
-      ],
-      true,
-    ),
-    ...flowingBlocks(write.value(shipment["goods.description"], CONTENT_WIDTH)),
-    linesBlock(write.field(quantityLabel, quantity, CONTENT_WIDTH)),
+    ...first.blocks,
+    // After what an inspector checks, which it never pushes off page 1.
+    ...(box ? correction(box, pageOneRoom - blocksHeight(first.blocks)) : []),
+    // The rest of the first row's texts, then the other rows, under the
+    // table's running head after what came between.
+    ...goOn(firstRow),
+    ...(table ? table.rest(Boolean(box) || firstRow.length > 0) : []),
+    ...observations,
+    ...goOn(others),
   ];
 }
 
 /**
- * Reference and transport date, then the time of issue on the left (the
- * uuid is in every page's header), under them what a correction rectifies,
- * and the QR code on the right, with its caption under it, flush right.
+ * What page 1 holds whatever the length of the texts: the identification
+ * and key facts, the parties, a single shipment, the special authorization;
+ * a grouped document's table, from its first row, whole if page 1 has the
+ * room or else its texts cut; each value cut as `fit` says, and what it cut.
  */
-function identificationBlock(
+function pageOne(
   document: PrintedDocument,
   wording: DocumentWording,
   styles: TextStyles,
-): Block {
+  fit: PageOneFit,
+  { pageOneRoom, table }: { pageOneRoom: number; table: ShipmentTable | false },
+): PageOne {
   const messages = wording.printed;
-  const write = writer(styles);
-  const width = CONTENT_WIDTH - QR_SIZE - COLUMN_GAP;
-  const half = (width - COLUMN_GAP) / 2;
-  const reference = write.field(
-    messages.reference,
-    document.reference,
-    half,
-    0,
-  );
-  const transportDate = write.field(
-    ...entry(
-      messages,
-      DOCUMENT_FIELDS.transport_date,
-      document.printed.fields.transport_date,
+  const continuations: Continuation[] = [];
+  const write = writer(styles, messages, continuations, fit.lines);
+  const { printed } = document;
+  const fields = (...keys: DocumentField[]) =>
+    keys.map((key) =>
+      entry(
+        messages,
+        DOCUMENT_FIELDS[key],
+        printedText(printed.fields, key, fit),
+      ),
+    );
+  const authorization = () =>
+    write.section(
+      "specialAuthorization",
+      fields("special_authorization.number", "special_authorization.issuer"),
+    );
+  const essentials = [
+    ...identificationBlocks(document, wording, styles, write),
+    columnsBlock(
+      write.section(
+        "shipper",
+        fields("shipper.name", "shipper.tax_id", "shipper.address"),
+      ),
+      write.section(
+        "carrier",
+        fields("carrier.name", "carrier.tax_id", "carrier.address"),
+      ),
     ),
-    half,
-    0,
-  );
-  const firstRow = Math.max(heightOf(reference), heightOf(transportDate));
-  const issuedAt = write.field(messages.issuedAt, document.timeOfIssue, width);
-  const identity = firstRow + heightOf(issuedAt);
-  // Clear of the caption, which reaches under the code further left.
-  const boxWidth = CONTENT_WIDTH - CAPTION_WIDTH - COLUMN_GAP;
-  const box =
-    document.rectifies &&
-    rectificationBox(document.rectifies, wording, styles, boxWidth);
-  const left = identity + (box ? SECTION_GAP + box.height : 0);
-  const caption = wrappedLines(messages.qrCaption, styles.small, CAPTION_WIDTH);
+    // The registrations print in the key facts; the special authorization
+    // beside a single shipment's goods.
+    ...(printed.grouped
+      ? [columnsBlock(authorization(), [])]
+      : singleShipment(printed, messages, write, authorization, fit)),
+  ];
+  if (!table) return { blocks: essentials, continuations };
+  const whole = [...essentials, ...table.start()];
+  if (blocksHeight(whole) <= pageOneRoom)
+    return { blocks: whole, continuations };
+  const cut: CutCell = (lines, field, width) =>
+    write.cut("shipments", shipmentFieldName(wording, 1, field), lines, width);
+  return { blocks: [...essentials, ...table.start(cut)], continuations };
+}
+
+/**
+ * A correction's box, a gap above it, split so that its first part fills the
+ * `room` left on page 1 and the rest starts page 2.
+ */
+function correction(box: Block, room: number): Block[] {
+  const gap: Block = { height: SECTION_GAP, keepWithNext: true, draw() {} };
+  const parts =
+    box.height + SECTION_GAP > room && box.split?.(room - SECTION_GAP);
+  return parts ? [gap, ...parts] : [gap, box];
+}
+
+/** How a text of `section` flows in `column`, a page that continues it headed "(continued)". */
+function textFlow(
+  wording: DocumentWording,
+  styles: TextStyles,
+  section: MessageKey,
+  column: TextFlow["column"],
+  label: string | null = null,
+): TextFlow {
+  const write = writer(styles, wording.printed);
+  const head = [
+    ...write.heading(continuedTitle(wording, section), column.width),
+    ...(label === null
+      ? []
+      : wrappedLines(label, styles.label, column.width, HEADING_GAP)),
+  ];
   return {
-    height: Math.max(left, QR_SIZE + heightOf(caption)),
-    draw(canvas, top) {
-      const column = { x: PAGE.margin, width };
-      drawColumns(canvas, reference, transportDate, column, top);
-      drawLines(canvas, issuedAt, column, top - firstRow);
-      box?.draw(canvas, top - identity - SECTION_GAP);
-      const qr = qrSquare(top);
-      canvas.qrCode(document.qrUrl, qr);
-      const right = qr.x + qr.size;
-      let bottom = top - qr.size;
-      for (const line of caption) {
-        bottom -= line.style.leading;
-        const flushRight = right - widthIn(line.text, line.style);
-        canvas.text(line.text, line.style, flushRight, bottom);
-      }
+    column,
+    printed: wording.printed,
+    styles,
+    head: {
+      height: heightOf(head),
+      draw: (canvas, top) => drawLines(canvas, head, column, top),
     },
   };
 }
 
-/**
- * A correction says, in a tinted box `width` wide at the left margin, which
- * document it rectifies and what it changed on the page (a change of
- * vehicle first: art. 6 g of Orden FOM/2861/2012 asks that it be recorded),
- * the list in the document's language, then in Spanish.
- */
-function rectificationBox(
-  { uuid, changes }: NonNullable<PrintedDocument["rectifies"]>,
-  { own, spanish, printed }: DocumentWording,
+/** The rest of a text that page 1 cut, under its "(continued)" heading, on the page it names. */
+function continued(
+  { section, label, lines, width, mark }: Continuation,
+  wording: DocumentWording,
   styles: TextStyles,
-  width: number,
-): Block {
-  const inner = width - 2 * BOX_PADDING;
-  const lines = [
-    ...wrappedLines(`${printed.rectifies} ${uuid}`, styles.emphasis, inner),
-    ...(changesVehicle(changes)
-      ? wrappedLines(printed.changeOfVehicle, styles.emphasis, inner)
-      : []),
-    ...(changes.length === 0
-      ? wrappedLines(printed.noChanges, styles.value, inner)
-      : [
-          ...wrappedLines(changeList(own, changes), styles.value, inner),
-          ...(spanish
-            ? wrappedLines(changeList(spanish, changes), styles.small, inner)
-            : []),
-        ]),
+): Block[] {
+  // A field that is its section (the reference) is not named twice.
+  const name = label === wording.printed[section] ? null : label;
+  const column = { x: PAGE.margin, width };
+  const flow = textFlow(wording, styles, section, column, name);
+  return [{ ...flow.head, keepWithNext: true, mark }, flowingText(lines, flow)];
+}
+
+/**
+ * The one shipment of a document: origin and destination side by side, then
+ * its goods (nature, weight or measure) beside `authorization`.
+ */
+function singleShipment(
+  printed: PrintedData,
+  messages: Messages,
+  write: ReturnType<typeof writer>,
+  authorization: () => Line[],
+  fit: PageOneFit,
+): Block[] {
+  const shipment = printed.shipments[0] as PrintedData["shipments"][number];
+  const fields = (...keys: ShipmentField[]) =>
+    keys.map((key) =>
+      entry(messages, SHIPMENT_FIELDS[key], printedText(shipment, key, fit)),
+    );
+  return [
+    columnsBlock(
+      write.section("origin", fields("origin.place", "origin.address")),
+      write.section(
+        "destination",
+        fields("destination.place", "destination.address"),
+      ),
+    ),
+    columnsBlock(
+      write.section(
+        "goods",
+        // The weight, or the other measure when the goods have none.
+        fields(
+          "goods.description",
+          shipment["goods.weight_kg"] !== null
+            ? "goods.weight_kg"
+            : "goods.alternative_measure",
+        ),
+      ),
+      authorization(),
+    ),
   ];
-  const height = heightOf(lines) + 2 * BOX_PADDING;
-  return {
-    height,
-    draw(canvas, top) {
-      canvas.page.drawRectangle({
-        x: PAGE.margin,
-        y: top - height,
-        width,
-        height,
-        color: COLORS.highlight,
-        borderColor: COLORS.accent,
-        borderWidth: 0.8,
-      });
-      drawLines(
-        canvas,
-        lines,
-        { x: PAGE.margin + BOX_PADDING, width: inner },
-        top - BOX_PADDING,
-      );
+}
+
+/**
+ * The key facts, and the QR code on the right with its caption under it,
+ * flush right; under them the reference and the time of issue (the uuid is
+ * in every page's header).
+ */
+function identificationBlocks(
+  document: PrintedDocument,
+  wording: DocumentWording,
+  styles: TextStyles,
+  write: ReturnType<typeof writer>,
+): Block[] {
+  const messages = wording.printed;
+  const band = keyFactsBand(
+    document.printed,
+    messages,
+    styles,
+    CONTENT_WIDTH - CAPTION_WIDTH - COLUMN_GAP / 2,
+  );
+  const caption = wrappedLines(messages.qrCaption, styles.small, CAPTION_WIDTH);
+  return [
+    {
+      height: Math.max(band.height, QR_SIZE + heightOf(caption)),
+      draw(canvas, top) {
+        band.draw(canvas, PAGE.margin, top);
+        const qr = qrSquare(top);
+        canvas.qrCode(document.qrUrl, qr);
+        const right = qr.x + qr.size;
+        let bottom = top - qr.size;
+        for (const line of caption) {
+          bottom -= line.style.leading;
+          const flushRight = right - widthIn(line.text, line.style);
+          canvas.text(line.text, line.style, flushRight, bottom);
+        }
+      },
     },
-  };
+    columnsBlock(
+      write.cutField(
+        "reference",
+        messages.reference,
+        document.reference,
+        HALF_WIDTH,
+        0,
+      ),
+      write.field(messages.issuedAt, document.timeOfIssue, HALF_WIDTH, 0),
+    ),
+  ];
 }

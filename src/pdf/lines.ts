@@ -34,6 +34,18 @@ export const heightOf = (lines: readonly Line[]): number =>
     0,
   );
 
+/** How many of `lines` fit in `height`, from the first. */
+export function linesWithin(lines: readonly Line[], height: number): number {
+  let used = 0;
+  let count = 0;
+  for (const line of lines) {
+    used += (line.spaceBefore ?? 0) + line.style.leading;
+    if (used > height) break;
+    count++;
+  }
+  return count;
+}
+
 /** Draws lines downwards from `top`, in a column `width` wide at `x`. */
 export function drawLines(
   canvas: PageCanvas,
@@ -54,4 +66,34 @@ export function drawLines(
       });
     }
   }
+}
+
+const ELLIPSIS = "…";
+
+/**
+ * Printable text wrapped to `width` in at most `maxLines` lines, the last one
+ * ending in an ellipsis when the text goes on, cut anywhere (a reference is
+ * one word): for a summary of a text that prints whole elsewhere.
+ */
+export function clippedLines(
+  text: string,
+  style: TextStyle,
+  width: number,
+  maxLines: number,
+): Line[] {
+  const lines = wrappedLines(text, style, width);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines - 1);
+  const characters = Array.from(
+    lines
+      .slice(maxLines - 1)
+      .map((line) => line.text)
+      .join(" "),
+  );
+  const withEllipsis = () => `${characters.join("").trimEnd()}${ELLIPSIS}`;
+  while (characters.length > 0 && widthIn(withEllipsis(), style) > width) {
+    characters.pop();
+  }
+  const spaceBefore = lines[maxLines - 1]?.spaceBefore ?? 0;
+  return [...kept, { text: withEllipsis(), style, spaceBefore }];
 }

@@ -1,8 +1,22 @@
 import type { PageCanvas } from "./drawing";
 
-/** A piece of content, never split across pages unless it is taller than one. */
+/** Set by the layout to the number of the page its block first prints on. */
+export interface PageMark {
+  page?: number;
+}
+
+/**
+ * A piece of content, never split across pages unless it is taller than one
+ * or it flows.
+ */
 export interface Block {
   readonly height: number;
+  /** Running text: split wherever a page ends, not only when taller than a page. */
+  readonly flows?: boolean;
+  /** For a block that flows or splits: the least of it that may start a page. */
+  readonly leadHeight?: number;
+  /** Told the page this block prints on ("continued on page N"). */
+  readonly mark?: PageMark;
   /** A heading or a label: it goes to the next page with the block after it. */
   readonly keepWithNext?: boolean;
   /** Printed first on a page this block starts (a table's repeated heading). */
@@ -31,14 +45,15 @@ export interface ContentArea {
 const roomOnFreshPage = (block: Block, area: ContentArea): number =>
   area.top - (block.runningHead?.height ?? 0) - area.bottom;
 
-/** Whether a block is split wherever it starts: it is taller than a page. */
+/** Whether a block is split wherever it starts: it flows, or is taller than a page. */
 const splits = (block: Block, area: ContentArea): boolean =>
-  block.split !== undefined && block.height > roomOnFreshPage(block, area);
+  block.split !== undefined &&
+  (block.flows === true || block.height > roomOnFreshPage(block, area));
 
 /**
  * Height of a block and of the blocks kept with it, as many of them as a
- * page holds; a block that splits counts for nothing, since it starts
- * wherever there is room.
+ * page holds; a block that splits counts for its lead only (nothing for a
+ * table's band), since it starts wherever there is room.
  */
 function keptHeight(
   blocks: readonly Block[],
@@ -49,8 +64,11 @@ function keptHeight(
   let height = 0;
   for (let i = start; i < blocks.length; i++) {
     const block = blocks[i] as Block;
-    if (splits(block, area) || (i > start && height + block.height > page))
+    if (splits(block, area)) {
+      if (i > start) height += block.leadHeight ?? 0;
       break;
+    }
+    if (i > start && height + block.height > page) break;
     height += block.height;
     if (!block.keepWithNext) break;
   }
@@ -73,6 +91,7 @@ export function paginate(
   let top = area.top;
   let fresh = true;
   const place = (block: Block) => {
+    if (block.mark) block.mark.page ??= pages.length;
     current.push({ block, top });
     top -= block.height;
   };

@@ -2,9 +2,17 @@ import { degrees, type PDFPage } from "@cantoo/pdf-lib";
 import type { PageCanvas } from "./drawing";
 import { boldOutline } from "./fonts";
 import type { DocumentWording } from "./i18n";
-import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
+import {
+  clippedLines,
+  drawLines,
+  heightOf,
+  type Line,
+  wrappedLines,
+} from "./lines";
 import { drawLogo } from "./logo";
 import type { ContentArea } from "./page-flow";
+import { NOT_GIVEN } from "./printed-fields";
+import type { QrSquare } from "./qr-code";
 import {
   COLORS,
   CONTENT_WIDTH,
@@ -17,31 +25,72 @@ import {
 export const DEMO_MARK = "DEMO";
 
 const LOGO_SIZE = 34;
-const HEADER_HEIGHT = 46;
 const GAP = 10;
 const WATERMARK_SIZE = 150;
+/**
+ * The QR code in the header of pages 2 and after: 68 pt is 24 mm, three
+ * pixels a module at 150 dpi for a link's 49 modules, quiet zone included.
+ * Page 1 prints it larger, beside the key facts.
+ */
+const HEADER_QR_SIZE = 68;
+/** As tall as the header's QR code, which holds its four lines of text. */
+const HEADER_HEIGHT = HEADER_QR_SIZE;
+const TOP = PAGE.height - PAGE.margin;
+const TEXT_LEFT = PAGE.margin + LOGO_SIZE + GAP;
+
+/** The QR code of the header of pages 2 and after, at the top right corner. */
+export const HEADER_QR: QrSquare = {
+  x: PAGE.width - PAGE.margin - HEADER_QR_SIZE,
+  top: TOP,
+  size: HEADER_QR_SIZE,
+};
+
+/** The width of the header's text, left of its QR code. */
+const TEXT_WIDTH = HEADER_QR.x - GAP - TEXT_LEFT;
 
 /** What every page of one document repeats. */
 export interface PageFrame {
   wording: DocumentWording;
   styles: TextStyles;
   uuid: string;
+  reference: string | null;
+  qrUrl: string;
   demo: boolean;
+  /** The document identifier and the reference, under the titles. */
+  identity: Line[];
   /** The legal basis, which closes every page. */
   footer: Line[];
 }
 
-export const pageFrame = (frame: Omit<PageFrame, "footer">): PageFrame => ({
-  ...frame,
-  footer: wrappedLines(
-    frame.wording.printed.legalBasis,
-    frame.styles.small,
-    CONTENT_WIDTH,
-  ),
-});
+export function pageFrame(
+  frame: Omit<PageFrame, "footer" | "identity">,
+): PageFrame {
+  const { printed } = frame.wording;
+  const { small } = frame.styles;
+  return {
+    ...frame,
+    // Two lines at most for the identifier, one for the reference (page 1
+    // prints it whole): the header's height is the same on every page.
+    identity: [
+      ...clippedLines(
+        `${printed.documentId}: ${frame.uuid}`,
+        small,
+        TEXT_WIDTH,
+        2,
+      ),
+      ...clippedLines(
+        `${printed.reference}: ${frame.reference ?? NOT_GIVEN}`,
+        small,
+        TEXT_WIDTH,
+        1,
+      ),
+    ],
+    footer: wrappedLines(printed.legalBasis, small, CONTENT_WIDTH),
+  };
+}
 
 /** Where the content of every page starts: below the header. */
-export const CONTENT_TOP = PAGE.height - PAGE.margin - HEADER_HEIGHT - GAP;
+export const CONTENT_TOP = TOP - HEADER_HEIGHT - GAP;
 
 /** Where the content of a page goes: between the header and the footer. */
 export const contentArea = (frame: PageFrame): ContentArea => ({
@@ -51,9 +100,9 @@ export const contentArea = (frame: PageFrame): ContentArea => ({
 
 /**
  * Header (logo, title with the Spanish title under it, "not valid" for a
- * demo, page number, uuid), footer
- * (legal basis) and, for a demo, the DEMO watermark, which goes first so
- * that the content prints over it.
+ * demo, uuid, reference, page number and, after page 1, the QR code),
+ * footer (legal basis) and, for a demo, the DEMO watermark, which goes
+ * first so that the content prints over it.
  */
 export function drawPageFrame(
   canvas: PageCanvas,
@@ -66,12 +115,14 @@ export function drawPageFrame(
   const { own, spanish, printed } = frame.wording;
   if (frame.demo) drawWatermark(page);
 
-  const top = PAGE.height - PAGE.margin;
+  const top = TOP;
   const left = PAGE.margin;
-  const right = PAGE.width - PAGE.margin;
+  // Page 1 prints the QR code under the header, larger.
+  const right = pageNumber === 1 ? PAGE.width - PAGE.margin : HEADER_QR.x - GAP;
   drawLogo(page, left, top, LOGO_SIZE);
+  if (pageNumber > 1) canvas.qrCode(frame.qrUrl, HEADER_QR);
 
-  const textLeft = left + LOGO_SIZE + GAP;
+  const textLeft = TEXT_LEFT;
   const title = own.title;
   let bottom = top - styles.title.leading;
   canvas.text(title, styles.title, textLeft, bottom);
@@ -88,12 +139,7 @@ export function drawPageFrame(
       top,
     );
   }
-  canvas.text(
-    `${printed.documentId}: ${frame.uuid}`,
-    styles.small,
-    textLeft,
-    bottom - styles.small.leading,
-  );
+  drawLines(canvas, frame.identity, { x: textLeft, width: TEXT_WIDTH }, bottom);
 
   const pageLabel = `${printed.page} ${pageNumber}/${pageCount}`;
   canvas.text(
@@ -113,10 +159,10 @@ export function drawPageFrame(
     );
   }
 
-  const ruleY = top - HEADER_HEIGHT;
+  const ruleY = top - HEADER_HEIGHT - GAP / 2;
   page.drawLine({
     start: { x: left, y: ruleY },
-    end: { x: right, y: ruleY },
+    end: { x: PAGE.width - PAGE.margin, y: ruleY },
     thickness: 0.8,
     color: COLORS.rule,
   });

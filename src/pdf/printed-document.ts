@@ -16,8 +16,12 @@ export interface PrintedDocument {
   reference: string | null;
   timeOfIssue: string;
   qrUrl: string;
-  /** The version a correction rectifies, and what the correction changed. */
-  rectifies: { uuid: string; changes: Change[] } | null;
+  /** The version a correction rectifies, named by its reference when it has one, and what the correction changed. */
+  rectifies: {
+    uuid: string;
+    reference: string | null;
+    changes: Change[];
+  } | null;
 }
 
 /**
@@ -45,6 +49,7 @@ export function printedDocument(
     qrUrl: document.qrUrl,
     rectifies: rectifies && {
       uuid: rectifies.uuid,
+      reference: rectifies.data.reference,
       changes: changedFields(printedData(rectifies.data), printed),
     },
   };

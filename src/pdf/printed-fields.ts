@@ -6,18 +6,24 @@ import {
 import { formatDate, formatMeasure, formatWeight } from "./format";
 import type { MessageKey } from "./i18n";
 
+/** Printed for an optional item that was not given. */
+export const NOT_GIVEN = "—";
+
 /**
  * A data field as the PDF prints it: the label printed above its value, the
  * section it belongs to where the label alone ("Name", "Place") does not
  * say whose it is, and its printed text (null when not given). A correction
  * compares the printed text of normalized data, or `compare` where the
- * text rounds the value.
+ * text rounds the value, and prints both texts of a changed field (both
+ * compared texts where the printed ones are the same), but only its label
+ * for a `long` one (a description, observations, an address).
  */
 interface PrintedField<Source> {
   label: MessageKey;
   section?: MessageKey;
   print: (source: Source) => string | null;
   compare?: (source: Source) => string | null;
+  long?: true;
 }
 
 /** An address or a transport location; a location may lack street and postal code. */
@@ -37,6 +43,10 @@ const addressLines = (address: PostalAddress): string =>
   ]
     .filter(Boolean)
     .join("\n");
+
+/** An address on as few lines as its column allows: its lines joined by commas. */
+export const runOn = (address: string): string =>
+  address.replaceAll("\n", ", ");
 
 const withCountry = (identifier: string, country: string): string =>
   `${identifier} (${country})`;
@@ -66,6 +76,7 @@ const PARTIES_FIELDS = {
     section: "shipper",
     label: "registeredAddress",
     print: (d) => addressLines(d.shipper.address),
+    long: true,
   },
   "carrier.name": {
     section: "carrier",
@@ -81,6 +92,7 @@ const PARTIES_FIELDS = {
     section: "carrier",
     label: "registeredAddress",
     print: (d) => d.carrier.address && addressLines(d.carrier.address),
+    long: true,
   },
 } satisfies Record<string, PrintedField<DocumentData>>;
 
@@ -95,6 +107,7 @@ export const SHIPMENT_FIELDS = {
     section: "origin",
     label: "address",
     print: (s) => addressLines(s.origin),
+    long: true,
   },
   "destination.place": {
     section: "destination",
@@ -105,16 +118,20 @@ export const SHIPMENT_FIELDS = {
     section: "destination",
     label: "address",
     print: (s) => addressLines(s.destination),
+    long: true,
   },
   "goods.description": {
     label: "description",
     print: (s) => s.goods.description,
+    long: true,
   },
   "goods.weight_kg": {
     label: "weight",
     print: ({ goods }) => goods.weight_kg && formatWeight(goods.weight_kg),
-    // Printed to 3 decimals: a change in the 4th is a change all the same.
-    compare: ({ goods }) => goods.weight_kg,
+    // Printed to 3 decimals: a change in the 4th is a change all the same,
+    // which a correction shows with every decimal the API accepts.
+    compare: ({ goods }) =>
+      goods.weight_kg && formatMeasure(goods.weight_kg, "kg"),
   },
   "goods.alternative_measure": {
     label: "alternativeMeasure",
@@ -153,7 +170,11 @@ const VEHICLE_FIELDS = {
 } satisfies Record<string, PrintedField<DocumentData>>;
 
 const OBSERVATIONS_FIELDS = {
-  observations: { label: "observations", print: (d) => d.observations },
+  observations: {
+    label: "observations",
+    print: (d) => d.observations,
+    long: true,
+  },
 } satisfies Record<string, PrintedField<DocumentData>>;
 
 export const DOCUMENT_FIELDS = {
@@ -183,9 +204,8 @@ export const SHIPMENT_KEYS = keys(SHIPMENT_FIELDS);
 export type Part = keyof typeof PART_FIELDS | "shipments";
 
 /**
- * The order of the parts. A grouped document prints the vehicle before its
- * table of shipments, which may run over pages: page 1 shows everything
- * but the shipments that do not fit on it.
+ * The order of the parts, as a correction lists their changes: a grouped
+ * document's vehicle before its shipments, which may be many.
  */
 export const partsInOrder = (grouped: boolean): readonly Part[] =>
   grouped

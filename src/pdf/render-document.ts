@@ -36,12 +36,20 @@ export async function drawDocumentPdf(
     wording,
     styles,
     uuid: input.uuid,
+    reference: input.data.reference,
+    qrUrl: input.qrUrl,
     demo: input.demo,
   });
 
+  const area = contentArea(frame);
   const pages = paginate(
-    documentContent(printedDocument(input, wording.printed), wording, styles),
-    contentArea(frame),
+    documentContent(
+      printedDocument(input, wording.printed),
+      wording,
+      styles,
+      area.top - area.bottom,
+    ),
+    area,
   );
   pages.forEach((blocks, index) => {
     const canvas = drawing.canvas(pdf.addPage([PAGE.width, PAGE.height]));

@@ -1,8 +1,20 @@
 import { printable } from "./fonts";
 import type { Messages } from "./i18n";
-import { drawLines, heightOf, type Line, wrappedLines } from "./lines";
+import {
+  drawLines,
+  heightOf,
+  type Line,
+  linesWithin,
+  wrappedLines,
+} from "./lines";
 import type { Block } from "./page-flow";
-import type { PrintedData, PrintedShipment } from "./printed-fields";
+import {
+  NOT_GIVEN,
+  type PrintedData,
+  type PrintedShipment,
+  runOn,
+  type ShipmentField,
+} from "./printed-fields";
 import { COLORS, CONTENT_WIDTH, PAGE, type TextStyles } from "./styles";
 
 // The shipments of a grouped document as a numbered table (docs/pdf.md,
@@ -67,18 +79,6 @@ function cellsBlock(
   };
 }
 
-/** How many of `lines` fit in `height`, from the first. */
-function linesWithin(lines: readonly Line[], height: number): number {
-  let used = 0;
-  let count = 0;
-  for (const line of lines) {
-    used += (line.spaceBefore ?? 0) + line.style.leading;
-    if (used > height) break;
-    count++;
-  }
-  return count;
-}
-
 /**
  * The goods band of a row. Taller than a page (the longest description in
  * wide characters), it splits between lines.
@@ -104,13 +104,28 @@ function goodsBand(cells: readonly (readonly Line[])[], head: Block): Block {
   };
 }
 
+/** Cuts a text of the first row on page 1, saying where it goes on. */
+export type CutCell = (
+  lines: Line[],
+  field: ShipmentField,
+  width: number,
+) => Line[];
+
+/** A grouped document's table, in two parts: page 1 holds its start. */
+export interface ShipmentTable {
+  /** Its heading, its column titles and its first row, each text cut by `cut`. */
+  start(cut?: CutCell): Block[];
+  /** The other rows and the total weight, under the running head when `headed`. */
+  rest(headed: boolean): Block[];
+}
+
 /** The table of a grouped document's shipments, and its total weight. */
 export function shipmentTable(
   printed: PrintedData,
   messages: Messages,
   styles: TextStyles,
   heading: (title: string) => Line[],
-): Block[] {
+): ShipmentTable {
   const wrap = (text: string, style: keyof TextStyles, column: Column) =>
     wrappedLines(text, styles[style], column.width);
   const [numberColumn, origin, destination] = PLACES as [
@@ -152,60 +167,84 @@ export function shipmentTable(
     };
   };
   const runningHead = titled(messages.shipmentsContinued);
-  // The address on as few lines as the column allows.
-  const location = (
-    place: string | null,
-    address: string | null,
-    column: Column,
-  ) => [
-    ...wrap(printable(place ?? ""), "emphasis", column),
-    ...wrap(printable((address ?? "").replaceAll("\n", ", ")), "value", column),
-  ];
-  const rows = printed.shipments.flatMap((shipment, index): Block[] => [
-    {
-      ...cellsBlock(
-        PLACES,
+  const whole: CutCell = (lines) => lines;
+  const row = (
+    shipment: PrintedShipment,
+    index: number,
+    cut = whole,
+  ): Block[] => {
+    const text = (
+      field: ShipmentField,
+      style: keyof TextStyles,
+      column: Column,
+      printedText = shipment[field] ?? "",
+    ) => cut(wrap(printable(printedText), style, column), field, column.width);
+    // The address on as few lines as the column allows.
+    const location = (
+      place: ShipmentField,
+      address: ShipmentField,
+      column: Column,
+    ) => [
+      ...text(place, "emphasis", column),
+      ...text(address, "value", column, runOn(shipment[address] ?? "")),
+    ];
+    const measured =
+      shipment["goods.weight_kg"] !== null
+        ? "goods.weight_kg"
+        : "goods.alternative_measure";
+    return [
+      {
+        ...cellsBlock(
+          PLACES,
+          [
+            wrap(String(index + 1), "emphasis", numberColumn),
+            location("origin.place", "origin.address", origin),
+            location("destination.place", "destination.address", destination),
+          ],
+          ROW_PADDING,
+          true,
+        ),
+        keepWithNext: true,
+        runningHead,
+      },
+      goodsBand(
         [
-          wrap(String(index + 1), "emphasis", numberColumn),
-          location(
-            shipment["origin.place"],
-            shipment["origin.address"],
-            origin,
-          ),
-          location(
-            shipment["destination.place"],
-            shipment["destination.address"],
-            destination,
-          ),
+          text("goods.description", "value", goods),
+          text(measured, "emphasis", quantity, quantityOf(shipment)),
         ],
-        ROW_PADDING,
-        true,
+        runningHead,
       ),
-      keepWithNext: true,
-      runningHead,
-    },
-    goodsBand(
-      [
-        wrap(printable(shipment["goods.description"] ?? ""), "value", goods),
-        wrap(printable(quantityOf(shipment)), "emphasis", quantity),
-      ],
-      runningHead,
-    ),
-  ]);
-  if (!printed.totalWeight) return [titled(messages.shipments), ...rows];
-  // The total goes to the next page with the last row rather than alone.
-  const last = rows.pop() as Block;
-  return [
-    titled(messages.shipments),
-    ...rows,
-    { ...last, keepWithNext: true },
-    { ...totalBlock(printed.totalWeight, messages, styles), runningHead },
+    ];
+  };
+  const [first, ...others] = printed.shipments as [
+    PrintedShipment,
+    ...PrintedShipment[],
   ];
+  return {
+    start: (cut) => [titled(messages.shipments), ...row(first, 0, cut)],
+    rest(headed) {
+      const rows = others.flatMap((shipment, index) =>
+        row(shipment, index + 1),
+      );
+      const head = headed ? [runningHead] : [];
+      if (!printed.totalWeight) return [...head, ...rows];
+      // The total goes to the next page with the last row rather than alone.
+      const last = rows.pop() as Block;
+      return [
+        ...head,
+        ...rows,
+        { ...last, keepWithNext: true },
+        { ...totalBlock(printed.totalWeight, messages, styles), runningHead },
+      ];
+    },
+  };
 }
 
 /** The weight, or the other measure when the goods have none. */
 const quantityOf = (shipment: PrintedShipment): string =>
-  shipment["goods.weight_kg"] ?? shipment["goods.alternative_measure"] ?? "—";
+  shipment["goods.weight_kg"] ??
+  shipment["goods.alternative_measure"] ??
+  NOT_GIVEN;
 
 /** The total weight, under the weights, a rule above it closing the table. */
 function totalBlock(

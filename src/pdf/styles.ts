@@ -46,6 +46,8 @@ export function textStyles(fonts: DocumentFonts) {
     notValid: style(fonts.bold, 11, COLORS.warning),
     pageNumber: style(fonts.bold, 10, COLORS.ink),
     heading: style(fonts.bold, 10.5, COLORS.accent),
+    /** The key facts of page 1: 18 pt reads on a phone's screen at full width. */
+    keyFact: style(fonts.bold, 18, COLORS.ink),
     label: style(fonts.bold, 9, COLORS.muted),
     value: style(fonts.regular, 10, COLORS.ink),
     emphasis: style(fonts.bold, 10, COLORS.ink),

@@ -1,14 +1,16 @@
 import * as z from "zod";
 import { documentLocaleSchema } from "./document-locale";
+import { KEY_ENVIRONMENTS } from "./environment";
 
 // The bodies and answers of the operations API (/ops/v1, docs/operations.md),
 // described in its own OpenAPI document, apart from the customers' one.
 
 const MAX_RATE_LIMIT = 9_999_999;
+const keyEnvironment = z.enum(KEY_ENVIRONMENTS);
 
 export const issueKeyRequestSchema = z.strictObject({
   organization: z.string().trim().min(1).max(200),
-  environment: z.enum(["test", "live"]),
+  environment: keyEnvironment,
   /** Sets the organization's PDF language (also for an existing one). */
   document_locale: documentLocaleSchema.optional(),
   allowed_ips: z
@@ -40,7 +42,7 @@ export const listedKeySchema = z.strictObject({
   organization_id: z.string(),
   organization: z.string(),
   document_locale: z.string(),
-  environment: z.enum(["test", "live"]),
+  environment: keyEnvironment,
   /** Prefix and last four characters only. */
   key: z.string(),
   allowed_ips: z.array(z.string()),

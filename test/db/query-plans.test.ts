@@ -122,6 +122,7 @@ const NO_SQL: Record<string, string> = {
   reportingOutages: "wraps a binding",
   isUniqueViolation: "reads an error",
   reservationFor: "builds a row",
+  noEventYet: "builds a condition",
 };
 
 const NOW = 1_800_000_000_000;

@@ -10,12 +10,18 @@ import {
   WRANGLER_FILE,
 } from "../../fixtures/single-database-state";
 import { PRODUCTION_ENVIRONMENT } from "../../scripts/lib/d1";
-import { productionBaseUrl } from "../../scripts/lib/production-config";
+import {
+  checkEdgeVars,
+  productionBaseUrl,
+} from "../../scripts/lib/production-config";
 import { shardBindings } from "../../scripts/lib/shards";
+import { API_CONFIG, EDGE_CONFIG } from "../../scripts/lib/workers";
 
-// wrangler.toml's two configurations: the top level (npm start, the tests)
-// and [env.production] (npm run deploy), which wrangler does not fill from
-// the top level, so every binding is written twice.
+// The two Workers' configs (wrangler.toml the API's, wrangler.edge.toml the
+// edge's), each with two configurations: the top level (npm start, the
+// tests) and [env.production] (npm run deploy), which wrangler does not fill
+// from the top level, so every binding is written twice, and what both
+// Workers bind is written in both files.
 const run = promisify(execFile);
 
 interface D1Entry {
@@ -32,8 +38,10 @@ const readConfig = (config: string, env?: string) =>
     { config, ...(env ? { env } : {}) },
     { hideWarnings: true },
   );
-const local = readConfig("wrangler.toml");
-const production = readConfig("wrangler.toml", PRODUCTION_ENVIRONMENT);
+const local = readConfig(API_CONFIG);
+const production = readConfig(API_CONFIG, PRODUCTION_ENVIRONMENT);
+const edgeLocal = readConfig(EDGE_CONFIG);
+const edgeProduction = readConfig(EDGE_CONFIG, PRODUCTION_ENVIRONMENT);
 
 let tempDir: string;
 beforeAll(async () => {
@@ -129,22 +137,103 @@ describe("wrangler.toml", () => {
     },
   );
 
-  it("builds the production Worker with its 32 shards", async () => {
+  it("places the API Worker beside its data in production, and only it", () => {
+    expect(production.placement).toEqual({ mode: "smart" });
+    expect(local.placement).toBeUndefined();
+    expect(edgeProduction.placement).toBeUndefined();
+  });
+});
+
+describe("wrangler.edge.toml", () => {
+  const bindings = (config: typeof local) => ({
+    d1_databases: config.d1_databases,
+    r2_buckets: config.r2_buckets,
+    vars: config.vars,
+  });
+
+  it("binds the API Worker's shards, buckets and vars, locally and in production", () => {
+    expect(bindings(edgeLocal)).toEqual(bindings(local));
+    expect(bindings(edgeProduction)).toEqual(bindings(production));
+  });
+
+  it("stops npm run deploy when its production vars are not the API Worker's", () => {
+    expect(() => checkEdgeVars()).not.toThrow();
+    const vars = { ...production.vars, BASE_URL: "https://deca.example" };
+    expect(() => checkEdgeVars(vars, edgeProduction.vars)).toThrow(
+      /wrangler.edge.toml's \[env.production.vars\] must be wrangler.toml's \(differing: BASE_URL\)/,
+    );
+  });
+
+  it("reaches the API Worker by its name, and serves the assets it no longer has", () => {
+    for (const [edge, api] of [
+      [edgeLocal, local],
+      [edgeProduction, production],
+    ]) {
+      expect(edge.name).not.toBe(api.name);
+      expect(edge.services).toEqual([{ binding: "API", service: api.name }]);
+      expect(edge.durable_objects.bindings).toEqual([
+        {
+          name: "RATE_LIMITER",
+          class_name: "RateLimiter",
+          script_name: api.name,
+        },
+      ]);
+      expect(edge.secrets).toEqual({ required: ["PDF_KEYRING", "QR_KEYRING"] });
+      expect(edge.assets?.binding).toBe("ASSETS");
+      expect(api.assets).toBeUndefined();
+      expect(edge.triggers.crons ?? []).toEqual([]);
+    }
+    for (const field of ["name", "assets", "compatibility_date"]) {
+      expect(edgeProduction[field], field).toEqual(edgeLocal[field]);
+    }
+    expect(edgeLocal.compatibility_date).toBe(local.compatibility_date);
+  });
+});
+
+describe("wrangler deploy --dry-run", () => {
+  /** Builds a production Worker; its bundle's inputs from esbuild's metafile. */
+  async function build(
+    config: string,
+  ): Promise<{ stdout: string; inputs: string[] }> {
+    const outdir = await mkdtemp(join(tempDir, "dist-"));
     const { stdout, stderr } = await run(
       "wrangler",
       [
         "deploy",
+        "--config",
+        config,
         "--env",
         PRODUCTION_ENVIRONMENT,
         "--dry-run",
         "--outdir",
-        join(tempDir, "dist"),
+        outdir,
+        "--metafile",
+        join(outdir, "meta.json"),
       ],
       { env: { ...process.env, CI: "true" } },
     );
     expect(stderr).not.toMatch(/WARNING|ERROR/);
-    for (const binding of shardBindings(PRODUCTION_ENVIRONMENT)) {
-      expect(stdout).toMatch(new RegExp(`env\\.${binding} \\(deca`));
+    const meta = JSON.parse(await readFile(join(outdir, "meta.json"), "utf8"));
+    return { stdout, inputs: Object.keys(meta.inputs) };
+  }
+
+  /** What only rendering a PDF needs: the renderer, its fonts, pdf-lib and fontkit. */
+  const renders = (input: string) =>
+    /^src\/pdf\/|\.ttf$|node_modules\/@cantoo\//.test(input);
+
+  it("builds both production Workers with their 32 shards, the renderer in the API Worker's bundle only", async () => {
+    const [api, edge] = await Promise.all([
+      build(API_CONFIG),
+      build(EDGE_CONFIG),
+    ]);
+    for (const { stdout } of [api, edge]) {
+      for (const binding of shardBindings(PRODUCTION_ENVIRONMENT)) {
+        expect(stdout).toMatch(new RegExp(`env\\.${binding} \\(deca`));
+      }
     }
+    expect(edge.stdout).toMatch(/env\.API \(deca-service\)/);
+    expect(api.inputs.filter(renders)).toContain("src/pdf/render-document.ts");
+    expect(edge.inputs.filter(renders)).toEqual([]);
+    expect(edge.inputs).toContain("src/http/operations/document-by-qr.ts");
   });
 });

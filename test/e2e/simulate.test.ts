@@ -118,4 +118,27 @@ describe("npm run simulate", () => {
     expect(result.queryCosts.commitCreate.assumedMs).toBeGreaterThanOrEqual(4);
     expect(result.r2.monthlyCostUsdAtOneYear.total).toBeGreaterThan(0);
   });
+
+  it("replays each operation with the D1 calls of its row in docs/performance.md's round-trip table", async () => {
+    const { result } = await simulate("operations", "--shards", "4");
+    const doc = await readFile("docs/performance.md", "utf8");
+    const replayed: [string, { d1RoundTrips: number }][] = Object.entries(
+      result.operations,
+    );
+    expect(replayed.map(([operation]) => operation)).toEqual(
+      expect.arrayContaining([
+        "Create with a reference",
+        "Correct",
+        "Delete",
+        "QR within the deletion window, first scan",
+      ]),
+    );
+    for (const [operation, { d1RoundTrips }] of replayed) {
+      const row = doc
+        .split("\n")
+        .find((line) => line.startsWith(`| ${operation} |`));
+      expect(row, operation).toBeDefined();
+      expect(d1RoundTrips, operation).toBe(row?.match(/\bD1 /g)?.length);
+    }
+  });
 });

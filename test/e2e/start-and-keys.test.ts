@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { minimalRequest } from "../../fixtures/requests";
+import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 import {
   apiClient,
   freePort,
@@ -57,6 +58,39 @@ describe("npm start", () => {
     );
   });
 
+  it("serves every path on one origin from the two Workers: QR links and pages from the edge Worker, the API from the API Worker", async () => {
+    const key = printedKey(service.output());
+    const created = await apiClient(port, key)("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(minimalRequest()),
+    });
+    expect(created.status).toBe(201);
+    const { url } = (await created.json()) as { url: string };
+    const { pathname, search } = new URL(url);
+    const answers = {
+      "deca-service": [created, await api("/api/v1/openapi.json")],
+      "deca-edge": [
+        await api(`${pathname}${search}`),
+        await api("/"),
+        await api("/docs"),
+      ],
+    };
+    for (const [worker, responses] of Object.entries(answers)) {
+      for (const response of responses) {
+        expect(response.status, response.url).toBe(
+          response === created ? 201 : 200,
+        );
+        // Each Worker logs the requests it answered, under its name.
+        const id = response.headers.get("x-request-id");
+        await expect
+          .poll(service.output, { timeout: 10_000 })
+          .toContain(`[${worker}] {"request_id":"${id}"`);
+      }
+    }
+    const pdf = answers["deca-edge"][0];
+    expect(pdf?.headers.get("content-type")).toBe("application/pdf");
+  });
+
   it("answers 401 without a key and with a bad one", async () => {
     expect((await api("/api/v1/documents")).status).toBe(401);
     const bad = await api("/api/v1/documents", `sk_test_${"Z".repeat(40)}`);
@@ -64,6 +98,40 @@ describe("npm start", () => {
     expect(await bad.json()).toMatchObject({
       errors: [{ code: "UNAUTHENTICATED" }],
     });
+  });
+});
+
+describe("a correction issued through npm start", () => {
+  it("serves a PDF that names the corrected version and prints each change as old → new", async () => {
+    const request = apiClient(port, printedKey(service.output()));
+    const created = await request("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(fullRequest()),
+    });
+    expect(created.status).toBe(201);
+    const original = (await created.json()) as { uuid: string };
+    const body = fullRequest();
+    body.reference = "PED-2026-0001-B";
+    body.goods.weight_kg = "13000";
+    body.vehicle.registration = "5678 dfg";
+    const corrected = await request(`/api/v1/documents/${original.uuid}`, {
+      method: "PUT",
+      body: JSON.stringify(body),
+    });
+    expect(corrected.status).toBe(200);
+    const correction = (await corrected.json()) as { uuid: string };
+    const pdf = await request(`/api/v1/documents/${correction.uuid}/pdf`);
+    expect(pdf.status).toBe(200);
+    const [first = ""] = await pageTexts(
+      new Uint8Array(await pdf.arrayBuffer()),
+    );
+    const text = squeezeSpaces(first);
+    expect(text).toContain(
+      `Rectifica el documento PED-2026-0001 (${original.uuid})`,
+    );
+    expect(text).toContain(
+      "• Matrícula del vehículo: 1234BCD (ES) → 5678DFG (ES) • Peso: 12.345,678 kg → 13.000 kg",
+    );
   });
 });
 

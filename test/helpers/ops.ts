@@ -4,7 +4,7 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { type Schema, validate } from "@cfworker/json-schema";
-import { createApp } from "../../src/app";
+import { createApiApp } from "../../src/api-app";
 import { opsApiDocument } from "../../src/http/routes/ops-openapi";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { ORIGIN } from "./worker";
@@ -76,7 +76,7 @@ export type OpsCall = (
 
 /** Calls of the app with `bindings`, sending the support secret unless told (null: none). */
 export function opsClient(bindings: Env = env): OpsCall {
-  const app = createApp({
+  const app = createApiApp({
     clock: { now: () => Date.now() },
     renderPdf: renderDocumentPdf,
   });

@@ -4,11 +4,11 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { createApp } from "../../src/app";
 import type { Clock } from "../../src/clock";
 import type { RenderPdf } from "../../src/domain/documents/render-port";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { checkedAgainstContract } from "./contract";
+import { createService } from "./service";
 
 export const ORIGIN = "https://deca.test";
 
@@ -46,7 +46,7 @@ export function callWith(options: {
   renderPdf?: RenderPdf;
   edgeCache?: Cache;
 }): Call {
-  const app = createApp({
+  const service = createService({
     clock: options.clock,
     renderPdf: options.renderPdf ?? renderDocumentPdf,
     edgeCache: options.edgeCache,
@@ -54,7 +54,11 @@ export function callWith(options: {
   return async (path, init) => {
     const request = new Request(`${ORIGIN}${path}`, init);
     const context = createExecutionContext();
-    const response = await app.fetch(request, options.bindings ?? env, context);
+    const response = await service.fetch(
+      request,
+      options.bindings ?? env,
+      context,
+    );
     // The work the answer did not wait for is done before the test goes on.
     await waitOnExecutionContext(context);
     return checkedAgainstContract(request, response);

@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../fixtures/requests";
-import { createApp } from "../../src/app";
+import { createApiApp } from "../../src/api-app";
 import { systemClock } from "../../src/clock";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createCredential } from "../helpers/credentials";
@@ -98,7 +98,7 @@ describe("a malformed configuration", () => {
 describe("production's links", () => {
   it("print the configured https origin in the PDF and the result, whatever scheme and host the request came on", async () => {
     const printed: string[] = [];
-    const app = createApp({
+    const app = createApiApp({
       clock: systemClock,
       renderPdf: (input) => {
         printed.push(input.qrUrl);

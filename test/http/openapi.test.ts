@@ -1,6 +1,6 @@
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
+import { createApiApp } from "../../src/api-app";
 import { systemClock } from "../../src/clock";
 import {
   DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
@@ -104,7 +104,10 @@ describe("GET /api/v1/openapi.json", () => {
 
 describe("the OpenAPI document", () => {
   it("describes exactly the operations the app serves, both ways, with the operations API in its own document", () => {
-    const app = createApp({ clock: systemClock, renderPdf: renderDocumentPdf });
+    const app = createApiApp({
+      clock: systemClock,
+      renderPdf: renderDocumentPdf,
+    });
     // The documents themselves and the pages are not operations of the API.
     const site = new Set([
       ...openApiRoutes.routes.map((r) => `${r.method} /api/v1${r.path}`),
@@ -207,6 +210,25 @@ describe("the OpenAPI document", () => {
     expect(JSON.stringify(request)).toContain('"pattern":"^[A-Za-z0-9-]+$"');
     expect(request.properties.shipper).toMatchObject({
       properties: { name: { minLength: 1, maxLength: 255 } },
+    });
+  });
+
+  it("gives the list's page and limit their defaults and ranges", () => {
+    const list = document.paths["/api/v1/documents"]?.get as {
+      parameters: { name: string; schema: object }[];
+    };
+    const schemaOf = (name: string) =>
+      list.parameters.find((parameter) => parameter.name === name)?.schema;
+    expect(schemaOf("page")).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      default: 1,
+    });
+    expect(schemaOf("limit")).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 25,
     });
   });
 

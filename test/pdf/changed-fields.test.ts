@@ -7,10 +7,10 @@ import {
 import {
   type Change,
   changedFields,
-  changesVehicle,
+  isVehicleChange,
 } from "../../src/pdf/changed-fields";
-import { changeList } from "../../src/pdf/field-names";
-import { CATALOGS } from "../../src/pdf/i18n";
+import { changeItem } from "../../src/pdf/field-names";
+import { documentWording } from "../../src/pdf/i18n";
 import { printedData } from "../../src/pdf/printed-fields";
 import {
   documentRequestSchema,
@@ -37,6 +37,14 @@ const short = (change: Change): string => {
       return change.kind;
   }
 };
+
+/** Whether the changes include a change of vehicle. */
+const changesVehicle = (changes: readonly Change[]): boolean =>
+  changes.some(isVehicleChange);
+
+/** The items a correction in English (with the Spanish) or in Spanish lists. */
+const items = (locale: "en" | "es", changes: readonly Change[]): string[] =>
+  changes.map((change) => changeItem(documentWording(locale), change));
 
 /** The changes from `before` to `before` changed by `change`. */
 function changesTo(
@@ -67,12 +75,14 @@ describe("the fields a correction changes", () => {
     ).toEqual([]);
   });
 
-  it("count a weight changed beyond the 3 decimals it prints", () => {
-    expect(
-      changesMadeBy((body) => {
-        body.goods.weight_kg = "12345.6781";
-      }),
-    ).toEqual(["goods.weight_kg"]);
+  it("count a weight changed beyond the 3 decimals it prints, shown with all its decimals", () => {
+    const changes = changesTo(fullRequest, (body) => {
+      body.goods.weight_kg = "12345.6781";
+    });
+    expect(changes.map(short)).toEqual(["goods.weight_kg"]);
+    expect(items("es", changes)).toEqual([
+      "Peso: 12.345,678 kg → 12.345,6781 kg",
+    ]);
   });
 
   it("are listed in printed order, a plate as a change of vehicle", () => {
@@ -171,12 +181,21 @@ describe("the changes of a grouped document", () => {
       "observations",
     ]);
     expect(changesVehicle(changes)).toBe(true);
-    expect(changeList(CATALOGS.en, changes)).toBe(
-      "Changes: Vehicle registration; Shipment 1: Destination (place of unloading) — Address; Shipment 4: Nature of the goods; Shipment 4: Weight; Observations",
-    );
-    expect(changeList(CATALOGS.es, changes)).toBe(
-      "Cambios: Matrícula del vehículo; Envío 1: Destino (lugar de descarga) — Dirección; Envío 4: Naturaleza de la mercancía; Envío 4: Peso; Observaciones",
-    );
+    // Long texts by their label alone, other fields with both texts.
+    expect(items("en", changes)).toEqual([
+      "Vehicle registration / Matrícula del vehículo: 5678DFG (ES) → 9999JKL (ES)",
+      "Shipment 1: Destination (place of unloading) — Address / Envío 1: Destino (lugar de descarga) — Dirección",
+      "Shipment 4: Nature of the goods / Envío 4: Naturaleza de la mercancía",
+      "Shipment 4: Weight / Envío 4: Peso: 4 kg → 99 kg",
+      "Observations / Observaciones",
+    ]);
+    expect(items("es", changes)).toEqual([
+      "Matrícula del vehículo: 5678DFG (ES) → 9999JKL (ES)",
+      "Envío 1: Destino (lugar de descarga) — Dirección",
+      "Envío 4: Naturaleza de la mercancía",
+      "Envío 4: Peso: 4 kg → 99 kg",
+      "Observaciones",
+    ]);
   });
 
   it("name a shipment added at the end, or removed from it, by its number", () => {
@@ -184,7 +203,9 @@ describe("the changes of a grouped document", () => {
       body.shipments.push(groupedRequest(6).shipments[5]);
     });
     expect(added.map(short)).toEqual(["6: shipment added"]);
-    expect(changeList(CATALOGS.en, added)).toBe("Changes: Shipment 6: added");
+    expect(items("en", added)).toEqual([
+      "Shipment 6: added / Envío 6: añadido",
+    ]);
     const removed = changesTo(route, (body) => {
       body.shipments.pop();
       body.shipments.pop();
@@ -193,9 +214,10 @@ describe("the changes of a grouped document", () => {
       "4: shipment removed",
       "5: shipment removed",
     ]);
-    expect(changeList(CATALOGS.es, removed)).toBe(
-      "Cambios: Envío 4: suprimido; Envío 5: suprimido",
-    );
+    expect(items("es", removed)).toEqual([
+      "Envío 4: suprimido",
+      "Envío 5: suprimido",
+    ]);
   });
 
   it("say that a single-shipment document became grouped, and back, comparing its shipment with the first", () => {
@@ -214,17 +236,20 @@ describe("the changes of a grouped document", () => {
       "1: goods.weight_kg",
       "2: shipment added",
     ]);
-    expect(changeList(CATALOGS.en, grouped)).toBe(
-      "Changes: Grouped document: several shipments instead of one; Shipment 1: Weight; Shipment 2: added",
-    );
+    expect(items("en", grouped)).toEqual([
+      "Grouped document: several shipments instead of one / Documento agrupado: varios envíos en lugar de uno",
+      "Shipment 1: Weight / Envío 1: Peso: 1 kg → 7 kg",
+      "Shipment 2: added / Envío 2: añadido",
+    ]);
     const back = changedFields(
       printedOf(groupedRequest(2)),
       printedOf(single()),
     );
     expect(back.map(short)).toEqual(["became single", "2: shipment removed"]);
-    expect(changeList(CATALOGS.es, back)).toBe(
-      "Cambios: Un solo envío en lugar de varios; Envío 2: suprimido",
-    );
+    expect(items("es", back)).toEqual([
+      "Un solo envío en lugar de varios",
+      "Envío 2: suprimido",
+    ]);
   });
 
   it("are none for the same shipments written differently", () => {

@@ -1,3 +1,6 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import * as fontkit from "@cantoo/fontkit";
 import { PDFDocument } from "@cantoo/pdf-lib";
 import { describe, expect, it, vi } from "vitest";
@@ -40,5 +43,18 @@ describe("fontkit's glyph decoding, as fonts.ts patches it", () => {
 
     await documentWith("Łódź Ștefan Αθήνα Москва");
     expect(decode.mock.calls.length).toBe(firstDocument);
+  });
+});
+
+describe("fontkit's Unicode tries, as npm install leaves them (scripts/lazy-fontkit-tries.ts)", () => {
+  it("are built on first read, in the Worker's module and in Node's", async () => {
+    const dist = dirname(
+      createRequire(import.meta.url).resolve("@cantoo/fontkit"),
+    );
+    for (const module of ["browser-module.mjs", "module.mjs"]) {
+      const text = await readFile(join(dist, module), "utf8");
+      expect(text.match(/^var trie\d* = new /gm), module).toBeNull();
+      expect(text.match(/^var trie\d* = lazyTrie\(/gm), module).toHaveLength(4);
+    }
   });
 });

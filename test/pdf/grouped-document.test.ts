@@ -7,6 +7,7 @@ import {
 } from "../../fixtures/documents";
 import { MAX_PDF_BYTES } from "../../src/domain/documents/pdf-size";
 import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
+import { continuedTitle } from "../../src/pdf/continued-text";
 import { formatDate } from "../../src/pdf/format";
 import { CATALOGS, documentWording } from "../../src/pdf/i18n";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
@@ -22,17 +23,9 @@ import {
   pageTexts,
   squeezeSpaces,
 } from "./pdf-tools";
+import { renderInput } from "./render-input";
 
-const input = (
-  data: DocumentData,
-  overrides: Partial<DocumentPdfInput> = {},
-): DocumentPdfInput => ({
-  data,
-  ...ISSUE,
-  locale: "es",
-  demo: false,
-  ...overrides,
-});
+const input = renderInput;
 
 const shipmentsIn = (data: DocumentData): Shipment[] =>
   "shipments" in data ? data.shipments : [];
@@ -62,30 +55,41 @@ function positionsInOrder(text: string, texts: readonly string[]): number[] {
 }
 
 describe("a grouped document", () => {
-  it("prints, in every locale, the parties, vehicle, date and QR code on page 1, then its shipments numbered in order, with the total weight", async () => {
+  it("prints, in every locale, the key facts, parties and QR code on page 1, then its shipments numbered in order, with the total weight", async () => {
     const data = groupedDocument(2);
     for (const locale of DOCUMENT_LOCALES) {
       const pdf = await renderDocumentPdf(input(data, { locale }));
-      const [first = "", ...rest] = (await pageTexts(pdf.bytes)).map(
-        squeezeSpaces,
-      );
+      const pages = (await pageTexts(pdf.bytes)).map(squeezeSpaces);
       const { printed } = documentWording(locale);
-
-      expect(pdf.pages).toBe(1);
-      expect(rest).toEqual([]);
-      const order = positionsInOrder(first, [
-        printed.transportDate,
-        formatDate(FULL_DOCUMENT.transport_date),
-        FULL_DOCUMENT.shipper.name,
-        FULL_DOCUMENT.carrier.name,
-        printed.vehicleRegistration,
-        "1234BCD (ES)",
-        printed.shipments,
+      const titles = [
         printed.shipmentNumber,
         printed.origin,
         printed.destination,
         printed.description,
         printed.weightOrMeasure,
+      ];
+      const [first = ""] = pages;
+      const keyFacts = [
+        printed.vehicle,
+        "1234BCD (ES)",
+        printed.transportDate,
+        formatDate(FULL_DOCUMENT.transport_date),
+        printed.totalWeight,
+        "4 kg",
+        `${printed.route} · ${printed.shipments}: 2`,
+        "S1 dock → S2 shop",
+        FULL_DOCUMENT.shipper.name,
+        FULL_DOCUMENT.carrier.name,
+      ];
+      expect(positionsInOrder(first, keyFacts), first).not.toContain(-1);
+      // The table, from page 1 on, its heading continued on a page after.
+      const content = contentWithoutFrames(pages, locale, {
+        repeated: [[printed.shipmentsContinued, ...titles].join(" ")],
+      });
+      const order = positionsInOrder(content, [
+        ...keyFacts,
+        printed.shipments,
+        ...titles,
         ...shipmentsIn(data).flatMap((shipment, index) => [
           String(index + 1),
           ...rowTexts(shipment),
@@ -95,11 +99,11 @@ describe("a grouped document", () => {
         "4 kg",
         printed.observations,
       ]);
-      expect(order, first).not.toContain(-1);
+      expect(order, content).not.toContain(-1);
+      expect(first).toContain(`${printed.shipments} ${titles.join(" ")}`);
       for (const key of ["shipments", "totalWeight"] as const) {
         expect(first).toContain(CATALOGS.es[key]);
       }
-      expect(first).not.toContain(printed.shipmentsContinued);
       await checkPdfStructure(pdf.bytes);
     }
     const pdf = await renderDocumentPdf(input(data));
@@ -157,7 +161,8 @@ describe("a grouped document", () => {
     expect(pdf.bytes.byteLength).toBeLessThan(MAX_PDF_BYTES);
     expect(pages).toHaveLength(pdf.pages);
     expect(pdf.pages).toBeGreaterThan(100);
-    // Every page after the table's heading continues it, up to its total.
+    // Every page after the table's heading continues it, up to its total:
+    // the first row's texts that page 1 cut, under their labels, then the rows.
     const titles = [
       printed.shipmentNumber,
       printed.origin,
@@ -169,20 +174,29 @@ describe("a grouped document", () => {
     const first = pages.findIndex((text) =>
       text.includes(`${printed.shipments} ${titles}`),
     );
-    const last = pages.findIndex((text) => text.includes(printed.totalWeight));
+    // The band of key facts on page 1 names the total weight too.
+    const last = pages.findLastIndex((text) =>
+      text.includes(printed.totalWeight),
+    );
     expect(first).toBeGreaterThanOrEqual(0);
     expect(last).toBe(pdf.pages - 1);
+    const firstRow = `${continuedTitle(documentWording("en"), "shipments")} Shipment 1: `;
+    const rows = pages.findIndex((text) => text.includes(heading));
+    expect(first).toBe(0);
+    expect(rows).toBeGreaterThan(first);
     pages.forEach((text, index) => {
       expect(text.includes(heading), `page ${index + 1}`).toBe(
-        index > first && index <= last,
+        index >= rows && index <= last,
       );
+      if (index > first && index < rows) expect(text).toContain(firstRow);
     });
 
     // Without the frames and the repeated heading, the pages read as one
     // text: every shipment's texts whole and in order.
     const content = contentWithoutFrames(pages, "en", { repeated: [heading] });
     const texts = shipmentsIn(data).flatMap((shipment, index) => [
-      ...rowTexts(shipment),
+      // The first row's texts read on after their cut (test/pdf/page-one.test.ts).
+      ...(index === 0 ? [] : rowTexts(shipment)),
       `${index + 1},5 kg`,
     ]);
     expect(positionsInOrder(content, texts)).not.toContain(-1);
@@ -196,21 +210,20 @@ describe("a correction of a grouped document", () => {
     before: DocumentData,
     after: DocumentData,
     locale: DocumentPdfInput["locale"] = "en",
-  ) =>
-    squeezeSpaces(
-      (
-        await pageTexts(
-          (
-            await renderDocumentPdf(
-              input(after, {
-                locale,
-                rectifies: { uuid: RECTIFIED_VERSION.uuid, data: before },
-              }),
-            )
-          ).bytes,
-        )
-      ).join(" "),
+  ) => {
+    const pdf = await renderDocumentPdf(
+      input(after, {
+        locale,
+        rectifies: { uuid: RECTIFIED_VERSION.uuid, data: before },
+      }),
     );
+    // The box read as one text across the pages it starts and goes on on.
+    return contentWithoutFrames(
+      (await pageTexts(pdf.bytes)).map(squeezeSpaces),
+      locale,
+      { repeated: [documentWording(locale).printed.rectificationContinued] },
+    );
+  };
 
   it("lists each shipment's changes by its number, and a shipment added, in the document's language and in Spanish", async () => {
     const before = groupedDocument(2);
@@ -220,21 +233,21 @@ describe("a correction of a grouped document", () => {
     second.goods = { ...second.goods, weight_kg: "20" };
     const text = await correct(before, after);
     expect(text).toContain(
-      "Changes: Shipment 2: Weight; Shipment 3: added Cambios: Envío 2: Peso; Envío 3: añadido",
+      "Changes / Cambios • Shipment 2: Weight / Envío 2: Peso: 2,5 kg → 20 kg • Shipment 3: added / Envío 3: añadido",
     );
     expect(text).not.toContain("Change of vehicle");
     expect(await correct(after, before, "es")).toContain(
-      "Cambios: Envío 2: Peso; Envío 3: suprimido",
+      "Cambios • Envío 2: Peso: 20 kg → 2,5 kg • Envío 3: suprimido",
     );
   });
 
   it("says that a single-shipment document became grouped, and back", async () => {
     const grouped = groupedDocument(2);
     expect(await correct(FULL_DOCUMENT, grouped)).toContain(
-      "Changes: Grouped document: several shipments instead of one; Shipment 1: Origin (place of loading) — Place;",
+      "Changes / Cambios • Grouped document: several shipments instead of one / Documento agrupado: varios envíos en lugar de uno • Shipment 1: Origin (place of loading) — Place / Envío 1: Origen (lugar de carga) — Lugar: Almacén Ελλάδα Foods, muelle 3 → S1 dock •",
     );
     expect(await correct(grouped, FULL_DOCUMENT, "es")).toContain(
-      "Cambios: Un solo envío en lugar de varios; Envío 1: Origen (lugar de carga) — Lugar;",
+      "Cambios • Un solo envío en lugar de varios • Envío 1: Origen (lugar de carga) — Lugar: S1 dock → Almacén Ελλάδα Foods, muelle 3 •",
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Block, paginate } from "../../src/pdf/page-flow";
+import { type Block, type PageMark, paginate } from "../../src/pdf/page-flow";
 
 const block = (height: number, keepWithNext = false): Block => ({
   height,
@@ -99,5 +99,36 @@ describe("paginate", () => {
     for (const page of pages)
       heights.push(page.map(({ block }) => block.height));
     expect(heights).toEqual([[30, 70], [100], [60, 30]]);
+  });
+
+  it("splits running text wherever the page ends, keeps its heading with its lead, and tells a block the page it prints on", () => {
+    const flowing = (height: number, mark?: PageMark): Block => ({
+      height,
+      flows: true,
+      leadHeight: 20,
+      mark,
+      split: (room) =>
+        room < 20 ? null : [{ ...block(room), mark }, flowing(height - room)],
+      draw: () => {},
+    });
+    const heights = (blocks: Block[]) =>
+      paginate(blocks, { top: 100, bottom: 0 }).map((page) =>
+        page.map(({ block }) => block.height),
+      );
+    const text: PageMark = {};
+    const after: PageMark = {};
+    // Running text less tall than a page still splits where the page ends.
+    expect(
+      heights([block(50), flowing(80, text), { ...block(10), mark: after }]),
+    ).toEqual([
+      [50, 50],
+      [30, 10],
+    ]);
+    expect([text.page, after.page]).toEqual([1, 2]);
+    // A heading goes to the next page when its text's lead does not fit.
+    expect(heights([block(70), block(15, true), flowing(80)])).toEqual([
+      [70],
+      [15, 80],
+    ]);
   });
 });

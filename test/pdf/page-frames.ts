@@ -1,39 +1,66 @@
 import { expect } from "vitest";
-import { ISSUE } from "../../fixtures/documents";
+import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
 import { CATALOGS, documentWording } from "../../src/pdf/i18n";
 import type { DocumentLocale } from "../../src/schemas/document-locale";
 import { squeezeSpaces } from "./pdf-tools";
 
+interface FrameOptions {
+  demo?: boolean;
+  /** A table's running heading, taken out too. */
+  repeated?: readonly string[];
+  /** The document's reference, which the header may cut with an ellipsis. */
+  reference?: string | null;
+}
+
+/** `text` matched literally in a regular expression. */
+export const escaped = (text: string): string =>
+  text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
  * Checks that each page's text (whitespace squeezed) has the frame every
- * page repeats, a demo's marks included, and returns the pages' text
- * without it, and without `repeated` (a table's running heading), as one
- * text: what the document prints, page breaks aside.
+ * page repeats, a demo's marks included, and returns each page's text
+ * without it, and without `repeated`.
  */
-export function contentWithoutFrames(
+export function pageContents(
   pages: readonly string[],
   locale: DocumentLocale,
-  { demo = false, repeated = [] as readonly string[] } = {},
-): string {
+  {
+    demo = false,
+    repeated = [],
+    reference = FULL_DOCUMENT.reference,
+  }: FrameOptions = {},
+): string[] {
   const { own, printed } = documentWording(locale);
-  return squeezeSpaces(
-    pages
-      .map((text, index) => {
-        const frame = [
-          ...(demo ? ["DEMO", own.notValid] : []),
-          own.title,
-          CATALOGS.es.title,
-          `${printed.page} ${index + 1}/${pages.length}`,
-          `${printed.documentId}: ${ISSUE.uuid}`,
-          squeezeSpaces(printed.legalBasis),
-        ];
-        for (const part of frame)
-          expect(text, `page ${index + 1}`).toContain(part);
-        // Longest first: the title is also the start of the legal basis.
-        return [...frame, ...repeated]
-          .sort((a, b) => b.length - a.length)
-          .reduce((rest, part) => rest.split(part).join(" "), text);
-      })
-      .join(" "),
-  );
+  return pages.map((text, index) => {
+    const frame = [
+      ...(demo ? ["DEMO", own.notValid] : []),
+      own.title,
+      CATALOGS.es.title,
+      `${printed.page} ${index + 1}/${pages.length}`,
+      `${printed.documentId}: ${ISSUE.uuid}`,
+      squeezeSpaces(printed.legalBasis),
+    ];
+    for (const part of frame) expect(text, `page ${index + 1}`).toContain(part);
+    // A reference has no spaces: the header's is one word, cut or not.
+    const headerReference = new RegExp(
+      `${escaped(`${printed.reference}: ${(reference ?? "—").slice(0, 12)}`)}\\S*`,
+    );
+    expect(text, `page ${index + 1}`).toMatch(headerReference);
+    // Longest first: the title is also the start of the legal basis.
+    return squeezeSpaces(
+      [...frame, ...repeated]
+        .sort((a, b) => b.length - a.length)
+        .reduce(
+          (rest, part) => rest.split(part).join(" "),
+          text.replace(headerReference, " "),
+        ),
+    );
+  });
 }
+
+/** The pages' text without their frames, as one text: what the document prints, page breaks aside. */
+export const contentWithoutFrames = (
+  pages: readonly string[],
+  locale: DocumentLocale,
+  options: FrameOptions = {},
+): string => squeezeSpaces(pageContents(pages, locale, options).join(" "));

@@ -65,9 +65,12 @@ export const pageTexts = async (bytes: Uint8Array): Promise<string[]> =>
 export const squeezeSpaces = (text: string): string =>
   text.replace(/\s+/g, " ").trim();
 
-/** What ZXing reads from page 1 rendered at 150 dpi, one line a symbol. */
-export const decodeQrCode = async (bytes: Uint8Array): Promise<string> => {
-  const page = await renderPage(bytes, 150);
+/** What ZXing reads from a page (page 1 unless told) rendered at 150 dpi, one line a symbol. */
+export const decodeQrCode = async (
+  bytes: Uint8Array,
+  pageNumber = 1,
+): Promise<string> => {
+  const page = await renderPage(bytes, 150, pageNumber);
   const rgba = new Uint8ClampedArray(page.pixels.length * 4).fill(255);
   page.pixels.forEach((level, index) => {
     rgba.fill(level, index * 4, index * 4 + 3);
@@ -76,7 +79,9 @@ export const decodeQrCode = async (bytes: Uint8Array): Promise<string> => {
     { data: rgba, width: page.width, height: page.height, colorSpace: "srgb" },
     { formats: ["QRCode"], tryHarder: true },
   );
-  if (symbols.length === 0) throw new Error("no QR code found on page 1");
+  if (symbols.length === 0) {
+    throw new Error(`no QR code found on page ${pageNumber}`);
+  }
   return symbols.map((symbol) => symbol.text).join("\n");
 };
 

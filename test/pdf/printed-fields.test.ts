@@ -38,7 +38,15 @@ async function printedOutsideTheTable(
     ...values.map(oneLine),
     ...Object.values(CATALOGS.es),
     `${CATALOGS.es.documentId}: ${ISSUE.uuid}`,
+    `${CATALOGS.es.reference}: ${data.reference ?? "—"}`,
     data.reference ?? "—",
+    // The key facts' route: its arrow, a grouped document's count.
+    "→",
+    ...("shipments" in data
+      ? [
+          `${CATALOGS.es.route} · ${CATALOGS.es.shipments}: ${data.shipments.length}`,
+        ]
+      : []),
     "21/11/2026 13:00 (UTC+01:00, hora peninsular)",
     ...Array.from(
       { length: pdf.pages },

@@ -1,4 +1,10 @@
-import { PDFDocument } from "@cantoo/pdf-lib";
+import {
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFRawStream,
+  type PDFRef,
+} from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import { drawQrCode } from "../../src/pdf/qr-code";
 import { decodeQrCode } from "./pdf-tools";
@@ -33,5 +39,38 @@ describe("the QR code", () => {
   it("reads non-ASCII text as UTF-8", async () => {
     const text = "https://deca.example.com/d/Łódź-Ștefan-Ελλάδα-Москва";
     expect(await decodeQrCode(await qrPage(text))).toBe(text);
+  });
+});
+
+describe("the QR image", () => {
+  it("is one sharp 1-bit image, embedded once however many pages draw it", async () => {
+    const url = urlOfLength(100);
+    const pdf = await PDFDocument.create();
+    for (let page = 0; page < 3; page++) {
+      drawQrCode(pdf.addPage([400, 400]), url, { x: 50, top: 350, size: 300 });
+    }
+    const bytes = await pdf.save();
+    const loaded = await PDFDocument.load(bytes);
+    const images = loaded.context
+      .enumerateIndirectObjects()
+      .filter(
+        ([, object]) =>
+          object instanceof PDFRawStream &&
+          object.dict.get(PDFName.of("Subtype")) === PDFName.of("Image"),
+      );
+    expect(images).toHaveLength(1);
+    const [ref, image] = images[0] as [PDFRef, PDFRawStream];
+    expect(image.dict.get(PDFName.of("BitsPerComponent"))?.toString()).toBe(
+      "1",
+    );
+    expect(image.dict.get(PDFName.of("Interpolate"))?.toString()).toBe("false");
+    for (const page of loaded.getPages()) {
+      const xObjects = page.node.Resources()?.lookup(PDFName.of("XObject"));
+      expect(xObjects).toBeInstanceOf(PDFDict);
+      expect((xObjects as PDFDict).values()).toContain(ref);
+    }
+    for (let page = 1; page <= 3; page++) {
+      expect(await decodeQrCode(bytes, page)).toBe(url);
+    }
   });
 });

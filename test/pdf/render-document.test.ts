@@ -16,7 +16,8 @@ import {
 } from "../../src/pdf/i18n";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
-import { contentWithoutFrames } from "./page-frames";
+import { cutOnPageOne } from "./continuations";
+import { pageContents } from "./page-frames";
 import {
   checkPdfStructure,
   decodeQrCode,
@@ -92,7 +93,8 @@ function printedItems(data: typeof FULL_DOCUMENT): string[] {
 /**
  * Labels that every single-shipment document from the peninsula prints (the
  * others belong to demos, corrections, the Canary Islands, the other
- * quantity or grouped documents).
+ * quantity, grouped documents or texts too long for page 1; the
+ * registrations' own labels name them in a correction's changes).
  */
 const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
   (key): key is MessageKey =>
@@ -107,6 +109,7 @@ const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
       "shipmentRemoved",
       "becameGrouped",
       "becameSingle",
+      "rectificationContinued",
       "canaryTime",
       "alternativeMeasure",
       "shipments",
@@ -114,6 +117,10 @@ const ALWAYS_PRINTED = MESSAGE_KEYS.filter(
       "shipmentNumber",
       "weightOrMeasure",
       "totalWeight",
+      "vehicleRegistration",
+      "trailerRegistration",
+      "continued",
+      "continuedOnPage",
     ].includes(key),
 );
 
@@ -144,7 +151,7 @@ describe("the control document in every locale", () => {
       expect(text).not.toContain(own.notValid);
 
       expect(pdf.pages).toBe(1);
-      expect(pdf.bytes.length).toBeLessThan(60 * 1024);
+      expect(pdf.bytes.length).toBeLessThan(25 * 1024);
       await checkPdfStructure(pdf.bytes);
     });
   }
@@ -162,13 +169,12 @@ describe("the languages of a document", () => {
       (await renderDocumentPdf(input({ locale: "en" }))).bytes,
     );
     expect(english).toContain("Weight / Peso 12.345,679 kg");
+    expect(english).toContain("Trailer / Remolque R1234BCD (ES)");
+    // The header: the title over the Spanish title, then the identifier and
+    // the reference; the page number, to the right, comes after them in
+    // MuPDF's reading order.
     expect(english).toContain(
-      "Trailer or semi-trailer registration / Matrícula del remolque o semirremolque",
-    );
-    // The header: the title over the Spanish title, then the identifier; the
-    // page number, to the right, comes after them in MuPDF's reading order.
-    expect(english).toContain(
-      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Page / Página 1/1`,
+      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Reference / Referencia: PED-2026-0042 Page / Página 1/1`,
     );
     expect(english).toContain(
       "21/11/2026 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",
@@ -204,50 +210,76 @@ describe("a correction", () => {
   const correction = (overrides: Partial<DocumentPdfInput> = {}) =>
     input({ rectifies: RECTIFIED_VERSION, ...overrides });
 
-  it("names the version it rectifies and what changed, a change of vehicle as such, in every locale, on one page", async () => {
+  it("names the version it rectifies by reference and uuid, then the change of vehicle, then each change as old → new, in every locale, on page 1", async () => {
+    const { uuid } = RECTIFIED_VERSION;
     const english = await textOf(
       (await renderDocumentPdf(correction({ locale: "en" }))).bytes,
     );
     expect(english).toContain(
-      "Change of vehicle (Order FOM/2861/2012, art. 6 g) / Cambio de vehículo (Orden FOM/2861/2012, art. 6 g)",
+      `Rectifies document / Rectifica el documento PED-2026-0041 (${uuid}) Change of vehicle (Order FOM/2861/2012, art. 6 g) / Cambio de vehículo (Orden FOM/2861/2012, art. 6 g) Changes / Cambios`,
     );
-    expect(english).toContain("Changes: Weight; Vehicle registration");
+    // The plates first, the change of vehicle being the first thing checked.
+    expect(english).toContain(
+      "• Vehicle registration / Matrícula del vehículo: 5678FGH (ES) → 1234BCD (ES) • Weight / Peso: 12.000 kg → 12.345,679 kg",
+    );
     for (const locale of DOCUMENT_LOCALES) {
       const pdf = await renderDocumentPdf(correction({ locale }));
-      const text = await textOf(pdf.bytes);
-      const { own, printed } = documentWording(locale);
-      expect(text).toContain(`${printed.rectifies} ${RECTIFIED_VERSION.uuid}`);
+      const [first = ""] = await pageTexts(pdf.bytes);
+      const text = squeezeSpaces(first);
+      const { printed } = documentWording(locale);
+      expect(text).toContain(`${printed.rectifies} PED-2026-0041 (${uuid})`);
       expect(text).toContain(squeezeSpaces(printed.changeOfVehicle));
       expect(text).toContain(
-        squeezeSpaces(
-          `${own.changes}: ${own.weight}; ${own.vehicleRegistration}`,
-        ),
+        `${printed.vehicleRegistration}: 5678FGH (ES) → 1234BCD (ES)`,
       );
-      expect(text).toContain("Cambios: Peso; Matrícula del vehículo");
-      expect(text).not.toContain(squeezeSpaces(own.noChanges));
-      expect(pdf.pages).toBe(1);
+      expect(text).toContain(`${printed.weight}: 12.000 kg → 12.345,679 kg`);
+      expect(text).not.toContain(squeezeSpaces(printed.noChanges));
     }
   });
 
-  it("lists the changes in the document's language, then in Spanish", async () => {
-    const movedOrigin = {
+  it("names a version without a reference by its uuid alone", async () => {
+    const unnamed = {
+      ...RECTIFIED_VERSION,
+      data: { ...RECTIFIED_VERSION.data, reference: null },
+    };
+    const text = await textOf(
+      (await renderDocumentPdf(correction({ rectifies: unnamed }))).bytes,
+    );
+    expect(text).toContain(
+      `Rectifica el documento ${RECTIFIED_VERSION.uuid} Cambio de vehículo`,
+    );
+  });
+
+  it("prints a long text changed by its label alone, and a value not given as —", async () => {
+    const before = {
       ...FULL_DOCUMENT,
-      origin: { ...FULL_DOCUMENT.origin, place: "Almacén Sur" },
+      origin: {
+        ...FULL_DOCUMENT.origin,
+        place: "Almacén Sur",
+        street: "Otra 1",
+      },
+      goods: { ...FULL_DOCUMENT.goods, description: "Otra mercancía" },
+      vehicle: {
+        ...FULL_DOCUMENT.vehicle,
+        trailer_registration: null,
+        trailer_country: null,
+      },
+      observations: "Otras observaciones",
     };
     const text = await textOf(
       (
         await renderDocumentPdf(
           correction({
             locale: "en",
-            rectifies: { ...RECTIFIED_VERSION, data: movedOrigin },
+            rectifies: { ...RECTIFIED_VERSION, data: before },
           }),
         )
       ).bytes,
     );
-    expect(text).not.toContain("Change of vehicle");
     expect(text).toContain(
-      "Changes: Origin (place of loading) — Place Cambios: Origen (lugar de carga) — Lugar",
+      "Changes / Cambios • Trailer or semi-trailer registration / Matrícula del remolque o semirremolque: — → R1234BCD (ES) • Origin (place of loading) — Place / Origen (lugar de carga) — Lugar: Almacén Sur → Almacén Ελλάδα Foods, muelle 3 • Origin (place of loading) — Address / Origen (lugar de carga) — Dirección • Nature of the goods / Naturaleza de la mercancía • Observations / Observaciones",
     );
+    expect(text).not.toContain("Otra");
   });
 
   it("says that no data changed when none did", async () => {
@@ -262,13 +294,13 @@ describe("a correction", () => {
     expect(english).toContain(
       "No transport data has changed / Ningún dato del transporte ha cambiado",
     );
-    expect(english).not.toContain("Changes:");
+    expect(english).not.toContain("Changes");
     expect(english).not.toContain("Change of vehicle");
     const spanish = await textOf(
       (await renderDocumentPdf(correction({ rectifies: unchanged }))).bytes,
     );
     expect(spanish).toContain("Ningún dato del transporte ha cambiado");
-    expect(spanish).not.toContain("Cambios:");
+    expect(spanish).not.toContain("Cambios");
   });
 });
 
@@ -337,7 +369,7 @@ describe("a control document", () => {
     }
   });
 
-  it("flows long observations and descriptions onto further pages, each with header, page number, uuid and watermark", async () => {
+  it("cuts a long description on page 1 and lets long observations flow, each going on under its own label, every page with header, page number, uuid and watermark", async () => {
     const long = input({ data: LONG_DOCUMENT, locale: "fr" });
     const pdf = await renderDocumentPdf({ ...long, demo: true });
     const real = await renderDocumentPdf(long);
@@ -345,19 +377,24 @@ describe("a control document", () => {
 
     expect(pdf.pages).toBeGreaterThan(1);
     expect(pages).toHaveLength(pdf.pages);
-    // Without the frames, the pages read as one text, nothing lost at the breaks.
-    const content = contentWithoutFrames(pages, "fr", { demo: true });
     expect(real.pages).toBe(pdf.pages);
     for (let page = 1; page <= pdf.pages; page++) {
       expect(await watermarkShare(pdf.bytes, real.bytes, page)).toBeGreaterThan(
         0.04,
       );
     }
-    for (const text of [
-      LONG_DOCUMENT.goods.description,
-      LONG_DOCUMENT.observations ?? "",
-    ]) {
-      expect(content).toContain(squeezeSpaces(text));
+    const contents = pageContents(pages, "fr", { demo: true });
+    for (const [text, heading] of [
+      [
+        LONG_DOCUMENT.goods.description,
+        "Marchandise (suite) / Mercancía (continuación) Nature de la marchandise / Naturaleza de la mercancía",
+      ],
+      [
+        LONG_DOCUMENT.observations ?? "",
+        "Observations (suite) / Observaciones (continuación)",
+      ],
+    ] as const) {
+      expect(cutOnPageOne(contents, text, heading, "fr"), heading).toBe(true);
     }
     await checkPdfStructure(pdf.bytes);
   });

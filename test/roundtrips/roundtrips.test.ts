@@ -10,7 +10,7 @@ import {
   withBlock,
 } from "../../bench/performance-doc";
 import { fullRequest } from "../../fixtures/requests";
-import { createApp } from "../../src/app";
+import { createApiApp } from "../../src/api-app";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { checkedAgainstContract } from "../helpers/contract";
 import { CallLedger, countingBindings } from "../helpers/counting-bindings";
@@ -50,7 +50,7 @@ const DEMO_IP = "192.0.2.20";
 const ledger = new CallLedger();
 const bindings = countingBindings(env, ledger);
 const clock = fixedClock(Date.now());
-const app = createApp({ clock, renderPdf: renderDocumentPdf });
+const app = createApiApp({ clock, renderPdf: renderDocumentPdf });
 
 /** One request to the app on the counting bindings, and its calls. */
 async function measured(path: string, init: RequestInit = {}) {

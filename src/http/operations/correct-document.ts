@@ -60,7 +60,7 @@ export const correctDocumentOperation = ({
     doc: {
       operationId: operationId("rectifyDocument"),
       summary: "Correct a document by issuing a new version",
-      description: `The whole corrected data, no partial updates. The corrected version and its QR link stay valid. The same correction sent again within ${READ_WINDOW_HOURS} hours answers the existing one. Its PDF names the version it rectifies and lists the printed fields whose normalized values changed, a change of vehicle as such (Orden FOM/2861/2012, art. 6 g).`,
+      description: `The whole corrected data, no partial updates. The corrected version and its QR link stay valid. The same correction sent again within ${READ_WINDOW_HOURS} hours answers the existing one. Its PDF names the version it rectifies by its reference and uuid and lists each printed field whose normalized value changed as \`label: old → new\` (a long text by its label alone), a change of vehicle first (Orden FOM/2861/2012, art. 6 g).`,
       tags: DOCUMENT_TAGS,
       security: BEARER,
       responses: {

@@ -3,14 +3,13 @@ import { correctDocumentOperation } from "./correct-document";
 import { createDemoTokenOperation } from "./create-demo-token";
 import { createDocumentOperation } from "./create-document";
 import { deleteDocumentOperation } from "./delete-document";
-import { demoDocumentByQrOperation } from "./demo-document-by-qr";
 import { atEveryAddress } from "./document-address";
-import { documentByQrOperation } from "./document-by-qr";
 import { documentPdfOperation } from "./document-pdf";
 import { documentQrCodeOperation } from "./document-qr-code";
 import { documentStatusOperation } from "./document-status";
 import { getDocumentOperation } from "./get-document";
 import { listDocumentsOperation } from "./list-documents";
+import { QR_LINK_OPERATIONS } from "./qr-links";
 import { validateDocumentOperation } from "./validate-document";
 
 /**
@@ -31,6 +30,5 @@ export const OPERATIONS: readonly Operation[] = [
     documentQrCodeOperation,
   ]),
   createDemoTokenOperation,
-  documentByQrOperation,
-  demoDocumentByQrOperation,
+  ...QR_LINK_OPERATIONS,
 ];

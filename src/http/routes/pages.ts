@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../../env";
+import type { EdgeEnv } from "../../env";
 import { notFound } from "../../errors";
 
 /**
@@ -19,8 +19,11 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The pages read the edge Worker's assets, nothing else of its bindings. */
+type PagesEnv = { Bindings: Pick<EdgeEnv, "ASSETS"> };
+
 /** A file of public/, through the ASSETS binding, with the pages' policy. */
-const asset = (path?: string) => async (c: Context<AppEnv>) => {
+const asset = (path?: string) => async (c: Context<PagesEnv>) => {
   const url = new URL(path ?? c.req.path, c.req.url);
   const response = await c.env.ASSETS.fetch(url);
   if (!response.ok) throw notFound();
@@ -29,7 +32,7 @@ const asset = (path?: string) => async (c: Context<AppEnv>) => {
   return page;
 };
 
-export const pageRoutes = new Hono<AppEnv>()
+export const pageRoutes = new Hono<PagesEnv>()
   .get("/", asset("/index.html"))
   .get("/play/*", asset())
   .get("/docs", asset("/docs/index.html"))

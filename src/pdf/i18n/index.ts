@@ -3,7 +3,7 @@ import type { DocumentLocale } from "../../schemas/document-locale";
 export { CATALOGS } from "./catalogs";
 export type { MessageKey, Messages } from "./messages";
 export { MESSAGE_KEYS } from "./messages";
-export { type DocumentWording, documentWording } from "./wording";
+export { beside, type DocumentWording, documentWording } from "./wording";
 
 /** BCP 47 tag of each locale, for the PDF's /Lang (read aloud by screen readers). */
 export const LANGUAGE_TAGS: Readonly<Record<DocumentLocale, string>> = {

@@ -20,7 +20,7 @@ export interface DocumentWording {
 }
 
 /** The locale's text with the Spanish after a slash, once if they are the same. */
-const beside = (own: string, spanish: string | null): string =>
+export const beside = (own: string, spanish: string | null): string =>
   spanish === null || own === spanish ? own : `${own} / ${spanish}`;
 
 function wordingOf(locale: DocumentLocale): DocumentWording {

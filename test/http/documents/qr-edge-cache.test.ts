@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
-import { createApp } from "../../../src/app";
+import { createApiApp } from "../../../src/api-app";
 import { renderDocumentPdf } from "../../../src/pdf/render-document";
 import { checkedAgainstContract } from "../../helpers/contract";
 import { CallLedger, countingBindings } from "../../helpers/counting-bindings";
@@ -79,7 +79,7 @@ describe("a settled QR link served from the edge cache", () => {
     // A minute later: a second access this instance records again.
     clock.set(SETTLED + MINUTE);
     const ledger = new CallLedger();
-    const app = createApp({ clock, renderPdf: renderDocumentPdf });
+    const app = createApiApp({ clock, renderPdf: renderDocumentPdf });
     const request = new Request(`${ORIGIN}${qrPath(document.url)}`);
     const context = createExecutionContext();
     const { answer, calls } = await ledger.measureRequest(

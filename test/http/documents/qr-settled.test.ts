@@ -6,7 +6,7 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
-import { createApp } from "../../../src/app";
+import { createApiApp } from "../../../src/api-app";
 import { newDocumentUuid } from "../../../src/domain/shard-routing";
 import { renderDocumentPdf } from "../../../src/pdf/render-document";
 import { createScheduledHandler } from "../../../src/scheduled";
@@ -44,7 +44,7 @@ async function requestWithD1Held(
   bindings: (held: Env) => Env = (held) => held,
 ): Promise<{ response: Response; heldBeforeAnswer: number }> {
   const d1 = d1Held();
-  const app = createApp({ clock, renderPdf: renderDocumentPdf });
+  const app = createApiApp({ clock, renderPdf: renderDocumentPdf });
   const request = new Request(`${ORIGIN}${path}`, init);
   const context = createExecutionContext();
   const answered = Promise.resolve(

@@ -152,6 +152,26 @@ describe("with every lock granted", () => {
     ).toEqual([{ occurred_at: NOW + 1 }]);
   });
 
+  it("two deletions of one document in the same millisecond write one deletion event", async () => {
+    const { key } = await createCredential();
+    const document = await documentsApi(healthy, key).issue(minimalRequest());
+    let second: Response | undefined;
+    const first = await documentsApi(
+      racing(/update "documents" set "deleted_at"/, async () => {
+        second = await documentsApi(healthy, key).remove(document.uuid);
+      }),
+      key,
+    ).remove(document.uuid);
+
+    expect([first.status, second?.status]).toEqual([204, 204]);
+    expect(
+      await rowsOfAllShards(
+        "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'deleted'",
+        document.uuid,
+      ),
+    ).toEqual([{ occurred_at: NOW }]);
+  });
+
   it("a correction that loses its new reference to a create answers 409", async () => {
     const { key, id } = await createCredential();
     const original = await documentsApi(healthy, key).issue(minimalRequest());

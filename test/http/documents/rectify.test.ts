@@ -235,8 +235,19 @@ describe("the PDF of a correction", () => {
       ).bytes;
     const previous = original.data as DocumentData;
     expect(changedFields(printedData(previous), printedData(data))).toEqual([
-      { kind: "shipment field", shipment: null, field: "goods.weight_kg" },
-      { kind: "field", field: "vehicle.registration" },
+      {
+        kind: "shipment field",
+        shipment: null,
+        field: "goods.weight_kg",
+        before: "12.345,678 kg",
+        after: "13.000 kg",
+      },
+      {
+        kind: "field",
+        field: "vehicle.registration",
+        before: "1234BCD (ES)",
+        after: "5678DFG (ES)",
+      },
     ]);
     expect(stored).toEqual(
       await rendered({ uuid: original.uuid, data: previous }),

@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
-import { createApp } from "../../../src/app";
+import { createApiApp } from "../../../src/api-app";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "../../../src/domain/credential-rate-limit";
 import { renderDocumentPdf } from "../../../src/pdf/render-document";
 import { CallLedger, countingBindings } from "../../helpers/counting-bindings";
@@ -109,7 +109,7 @@ describe("a key this isolate knows from this IP", () => {
   it("has its request counted while the key is checked, one round trip for both", async () => {
     const { key } = await createCredential();
     const ledger = new CallLedger();
-    const app = createApp({ clock, renderPdf: renderDocumentPdf });
+    const app = createApiApp({ clock, renderPdf: renderDocumentPdf });
     const bindings = countingBindings(env, ledger);
     const chainFrom = async (ip: string) => {
       const { calls } = await ledger.measureRequest(

@@ -1,0 +1,30 @@
+// `wrangler dev` with two configs gives `--var` to the first Worker only: the
+// API Worker's overrides go in a copy of its config instead, written beside
+// it (its paths are relative to where it is) and removed when npm start ends.
+import { readFile, rm, writeFile } from "node:fs/promises";
+
+export interface DevConfig {
+  path: string;
+  remove: () => Promise<void>;
+}
+
+/** `config` with each of `vars` set in place of its declared value. */
+export async function configWithVars(
+  config: string,
+  vars: Record<string, string>,
+): Promise<DevConfig> {
+  if (Object.keys(vars).length === 0) {
+    return { path: config, remove: async () => {} };
+  }
+  let text = await readFile(config, "utf8");
+  for (const [name, value] of Object.entries(vars)) {
+    // A TOML basic string is JSON's, for the values a var holds.
+    text = text.replace(
+      new RegExp(`^${name} = .*$`, "gm"),
+      `${name} = ${JSON.stringify(value)}`,
+    );
+  }
+  const path = config.replace(/\.toml$/, `.start-${process.pid}.toml`);
+  await writeFile(path, text);
+  return { path, remove: () => rm(path, { force: true }) };
+}

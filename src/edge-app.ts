@@ -1,0 +1,29 @@
+import { Hono } from "hono";
+import { createApp } from "./app";
+import type { AppDependencies, EdgeEnv } from "./env";
+import { QR_LINK_OPERATIONS } from "./http/operations/qr-links";
+import { pageRoutes } from "./http/routes/pages";
+
+/**
+ * The edge Worker (src/edge.ts, docs/scale.md "Placement"): the QR links and
+ * the pages answered here, at the caller's data centre; every other request
+ * handed as it came to the API Worker through the service binding `API`,
+ * whose answer goes back untouched (its own request id, headers and body).
+ */
+export function createEdgeWorker(dependencies: AppDependencies) {
+  const edge = createApp(dependencies, {
+    operations: QR_LINK_OPERATIONS,
+    routes: [["/", pageRoutes]],
+  });
+  const front = new Hono<{ Bindings: EdgeEnv }>();
+  // The paths the edge app routes, whatever the method: a wrong method there
+  // is its 405, as the API Worker's is for its own paths.
+  const edgePaths = new Set(
+    edge.routes.filter((route) => route.method !== "ALL").map((r) => r.path),
+  );
+  for (const path of edgePaths) {
+    front.all(path, (c) => edge.fetch(c.req.raw, c.env, c.executionCtx));
+  }
+  front.all("*", (c) => c.env.API.fetch(c.req.raw));
+  return front;
+}
