@@ -98,7 +98,7 @@ export default defineConfig({
           globalSetup: ["./test/e2e/find-chromium.ts"],
           environment: "node",
           testTimeout: 120_000,
-          // npm start in a beforeAll takes up to 180 s on a loaded machine (commands.ts).
+          // npm start in a beforeAll takes up to 180 s on a loaded machine (scripts/lib/commands.ts).
           hookTimeout: 300_000,
         },
       },

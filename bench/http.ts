@@ -5,11 +5,11 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { keys, startService } from "../scripts/lib/commands";
 import { executeSql } from "../scripts/lib/d1";
 import { shardBindings } from "../scripts/lib/shards";
 import { homeShard } from "../src/domain/shard-routing";
 import { renderDocumentPdf } from "../src/pdf/render-document";
-import { keys, startService } from "../test/e2e/commands";
 import { fullRequest, RENDER_FIXTURES } from "./fixtures";
 import { mergeResults, runEnvironment } from "./results";
 import { cpuPerRequest, serviceProcesses, threadTimes } from "./service-cpu";

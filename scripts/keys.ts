@@ -178,7 +178,7 @@ async function main(): Promise<number> {
   try {
     if (values.remote) {
       throw new UsageError(
-        `--remote is gone: use --url https://… with the support secret in ${SUPPORT_SECRET_VARIABLE} (docs/operations.md)`,
+        `There is no --remote: use --url https://… with the support secret in ${SUPPORT_SECRET_VARIABLE} (docs/operations.md)`,
       );
     }
     const call = commandCall(command, rest, values);

@@ -24,7 +24,7 @@ import {
   WORKER_FOLDER,
   WRANGLER_FILE,
 } from "../fixtures/previous-release";
-import { startService } from "../test/e2e/commands";
+import { startService } from "./lib/commands";
 import { keepState, withCheckoutOf } from "./lib/fixture-state";
 
 /** The last landed release: the one a deploy of this commit replaces. */

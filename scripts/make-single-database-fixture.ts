@@ -22,7 +22,7 @@ import {
   STATE_FOLDER,
   WRANGLER_FILE,
 } from "../fixtures/single-database-state";
-import { apiClient, startService } from "../test/e2e/commands";
+import { apiClient, startService } from "./lib/commands";
 import { keepState, withCheckoutOf } from "./lib/fixture-state";
 
 const OLD_COMMIT = "676bde8";

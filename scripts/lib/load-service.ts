@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { keys, startService } from "../../test/e2e/commands";
+import { keys, startService } from "./commands";
 import { executeSql } from "./d1";
 import { type LoadReport, runLoad } from "./load";
 import { shardBindings } from "./shards";

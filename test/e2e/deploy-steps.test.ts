@@ -23,6 +23,7 @@ import {
   WRANGLER_FILE,
 } from "../../fixtures/previous-release";
 import { minimalRequest } from "../../fixtures/requests";
+import { checkoutWithDevVars } from "../../scripts/lib/commands";
 import { executeSql } from "../../scripts/lib/d1";
 import { type DeployStep, deploySteps } from "../../scripts/lib/deploy-steps";
 import { newKeyring } from "../../scripts/lib/keyring";
@@ -31,7 +32,6 @@ import {
   startLocalWorker,
 } from "../../scripts/lib/local-worker";
 import { shardBindings } from "../../scripts/lib/shards";
-import { checkoutWithDevVars } from "./commands";
 
 // `npm run deploy`'s steps (scripts/lib/deploy-steps.ts) on a local state,
 // with the previous release's Worker (fixtures/previous-release, built from

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningService, startService } from "../../scripts/lib/commands";
 import { launchChromium, screenshot, watchPage } from "./browser";
-import { type RunningService, startService } from "./commands";
 
 // The pages as a person sees them: npm start, then headless Chromium.
 const WAIT = { timeout: 30_000 };

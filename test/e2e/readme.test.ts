@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningService, startService } from "./commands";
+import { type RunningService, startService } from "../../scripts/lib/commands";
 
 // README's examples as a reader runs them: every ```sh block that calls curl,
 // in order, in one shell, against a fresh `npm start`. Only `BASE` (the

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort, keysAt } from "../../scripts/lib/commands";
 import { runLoad } from "../../scripts/lib/load";
 import {
   loadLocalService,
@@ -18,7 +19,6 @@ import {
   shardOfBucket,
   uuidBucket,
 } from "../../src/domain/shard-routing";
-import { freePort, keysAt } from "./commands";
 
 // `npm start` on 4 shards takes a load (`npm run load` in small: creates with
 // repeated references, corrections and deletions, all verified against what

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
-import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 import {
   apiClient,
   freePort,
@@ -13,7 +12,8 @@ import {
   type RunningService,
   refusedStart,
   startService,
-} from "./commands";
+} from "../../scripts/lib/commands";
+import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 
 // One local service, as a new user starts it, on its own state folder.
 let stateDir: string;
@@ -387,10 +387,10 @@ describe("npm run keys -- --url", () => {
     expect(remote.stderr).toMatch(/set DECA_SUPPORT_SECRET/);
   });
 
-  it("says --remote is gone", async () => {
+  it("refuses --remote and names --url", async () => {
     const result = await keys(stateDir, "list", "--remote");
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--remote is gone: use --url/);
+    expect(result.stderr).toMatch(/There is no --remote: use --url/);
   });
 });
 

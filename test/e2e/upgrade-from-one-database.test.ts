@@ -15,6 +15,12 @@ import {
   type SingleDatabaseState,
   STATE_FOLDER,
 } from "../../fixtures/single-database-state";
+import {
+  apiClient,
+  checkoutWithDevVars,
+  type RunningService,
+  startService,
+} from "../../scripts/lib/commands";
 import { executeSql } from "../../scripts/lib/d1";
 import { DIRECTORY_SHARD, shardBindings } from "../../scripts/lib/shards";
 import { sqliteFiles } from "../../scripts/lib/sqlite-files";
@@ -25,12 +31,6 @@ import {
   shardOfBucket,
 } from "../../src/domain/shard-routing";
 import type { Environment } from "../../src/schemas/environment";
-import {
-  apiClient,
-  checkoutWithDevVars,
-  type RunningService,
-  startService,
-} from "./commands";
 
 // The upgrade from one database (docs/scale.md): the state made by the last
 // single-database commit's own `npm start` (fixtures/single-database-state,

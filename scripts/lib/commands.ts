@@ -1,3 +1,6 @@
+// Drives the service as a person does, for the e2e tests, the benchmarks and
+// the fixture scripts: `npm start` on a free port and a state folder, and the
+// key tool.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
