@@ -129,47 +129,42 @@ describe("with every lock granted", () => {
     expect(listed.data.map((entry) => entry.uuid)).toEqual([document.uuid]);
   });
 
-  it("two deletions of one document both answer 204, with one deletion time", async () => {
+  /**
+   * Two deletions of one document, the second sent just before the first
+   * commits, at `secondAt`: their statuses and the deletion events written.
+   */
+  async function deleteTwice(secondAt: number) {
     const { key } = await createCredential();
     const document = await documentsApi(healthy, key).issue(minimalRequest());
     let second: Response | undefined;
     const first = await documentsApi(
       racing(/update "documents" set "deleted_at"/, async () => {
-        const later = fixedClock(NOW + 1);
-        second = await documentsApi(callWithClock(later), key).remove(
-          document.uuid,
-        );
+        second = await documentsApi(
+          callWithClock(fixedClock(secondAt)),
+          key,
+        ).remove(document.uuid);
       }),
       key,
     ).remove(document.uuid);
-
-    expect([first.status, second?.status]).toEqual([204, 204]);
-    expect(
-      await rowsOfAllShards(
+    return {
+      statuses: [first.status, second?.status],
+      events: await rowsOfAllShards(
         "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'deleted'",
         document.uuid,
       ),
-    ).toEqual([{ occurred_at: NOW + 1 }]);
+    };
+  }
+
+  it("two deletions of one document both answer 204, with one deletion time", async () => {
+    const { statuses, events } = await deleteTwice(NOW + 1);
+    expect(statuses).toEqual([204, 204]);
+    expect(events).toEqual([{ occurred_at: NOW + 1 }]);
   });
 
   it("two deletions of one document in the same millisecond write one deletion event", async () => {
-    const { key } = await createCredential();
-    const document = await documentsApi(healthy, key).issue(minimalRequest());
-    let second: Response | undefined;
-    const first = await documentsApi(
-      racing(/update "documents" set "deleted_at"/, async () => {
-        second = await documentsApi(healthy, key).remove(document.uuid);
-      }),
-      key,
-    ).remove(document.uuid);
-
-    expect([first.status, second?.status]).toEqual([204, 204]);
-    expect(
-      await rowsOfAllShards(
-        "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'deleted'",
-        document.uuid,
-      ),
-    ).toEqual([{ occurred_at: NOW }]);
+    const { statuses, events } = await deleteTwice(NOW);
+    expect(statuses).toEqual([204, 204]);
+    expect(events).toEqual([{ occurred_at: NOW }]);
   });
 
   it("a correction that loses its new reference to a create answers 409", async () => {
