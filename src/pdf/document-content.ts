@@ -224,13 +224,22 @@ export function documentContent(
       textFlow(wording, styles, "observations", FULL_WIDTH),
     ),
   ];
-  const layOut = (fit: PageOneFit) =>
-    pageOne(document, wording, styles, fit, { pageOneRoom, table });
-  const [whole, roomy, runOn, short] = [WHOLE, ROOMY, RUN_ON, SHORT].map(
-    layOut,
-  ) as [PageOne, PageOne, PageOne, PageOne];
-  const fitting = (layouts: PageOne[], below: number) =>
-    layouts.find(({ blocks }) => blocksHeight(blocks) + below <= pageOneRoom);
+  // Each page-1 layout is built when first tried: most documents take the
+  // first, and building one wraps every text.
+  const layouts = new Map<PageOneFit, PageOne>();
+  const layOut = (fit: PageOneFit): PageOne => {
+    const built =
+      layouts.get(fit) ??
+      pageOne(document, wording, styles, fit, { pageOneRoom, table });
+    layouts.set(fit, built);
+    return built;
+  };
+  const fitting = (fits: readonly PageOneFit[], below: number) => {
+    const fit = fits.find(
+      (tried) => blocksHeight(layOut(tried).blocks) + below <= pageOneRoom,
+    );
+    return fit && layOut(fit);
+  };
   // As few pages as may be: page 1 holds, if it can, a correction's box
   // and a single shipment's observations, and then no text is cut, or the
   // box; it cuts the texts shorter only for what an inspector checks and
@@ -238,15 +247,15 @@ export function documentContent(
   const boxHeight = box ? SECTION_GAP + box.height : 0;
   const first =
     fitting(
-      [whole, roomy, runOn],
+      [WHOLE, ROOMY, RUN_ON],
       boxHeight + (printed.grouped ? 0 : blocksHeight(observations)),
     ) ??
-    fitting([roomy, runOn], boxHeight) ??
+    fitting([ROOMY, RUN_ON], boxHeight) ??
     fitting(
-      [roomy, runOn, short],
+      [ROOMY, RUN_ON, SHORT],
       box ? SECTION_GAP + (box.leadHeight ?? box.height) : 0,
     ) ??
-    short;
+    layOut(SHORT);
   const firstRow = first.continuations.filter(
     ({ section }) => section === "shipments",
   );
