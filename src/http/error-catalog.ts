@@ -144,7 +144,7 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     api: "customers",
     example: { retryAfterMs: EXAMPLE_RETRY_AFTER_MS },
     message: ({ retryAfterMs }) =>
-      `Too many demo requests from this IP address; retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
+      `Too many demo requests from this network (IP address, or IPv6 /64); retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
     headers: retryAfter,
   },
   // No Retry-After: the limit of a session never resets.

@@ -1,13 +1,14 @@
 import { DomainError } from "../../errors";
 import type { Services } from "../services";
 import type { DemoConfig } from "./demo-config";
+import { demoNetwork } from "./demo-network";
 
-/** The counters of one demo IP. */
+/** The counters of one demo caller's network (demo-network.ts). */
 export type DemoCounter = "tokens" | "documents";
 
 /**
- * Counts one demo request of an IP on `counter`, within the configured
- * limits: 429 DEMO_RATE_LIMITED with the seconds until it would be allowed
+ * Counts one demo request of `clientIp`'s network on `counter`, within the
+ * configured limits: 429 DEMO_RATE_LIMITED with the seconds until it would be allowed
  * when a limit is reached.
  */
 export async function enforceDemoRateLimit(
@@ -20,7 +21,7 @@ export async function enforceDemoRateLimit(
       ? services.demo.tokenLimits
       : services.demo.documentLimits;
   const decision = await services.rateLimits.consume(
-    `demo-ip:${clientIp}`,
+    `demo-ip:${demoNetwork(clientIp)}`,
     counter,
     services.clock.now(),
     limits,
