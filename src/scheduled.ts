@@ -4,6 +4,7 @@ import { archiveDocuments } from "./domain/documents/archive-documents";
 import { finishStaleDeletions } from "./domain/documents/finish-deletion";
 import { settleCorrectionReservations } from "./domain/documents/settle-correction-reservations";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
+import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
 import { logFailure } from "./failure-log";
@@ -32,7 +33,8 @@ async function attempt<T>(
  * cron-budget.ts, each task within its own share of the invocation's D1
  * queries: finishing deletions (list entries, PDF objects), settling issues
  * that never finished (their PDFs or list entries), archiving the documents
- * past their read window to R2, removing expired demo sessions.
+ * past their read window to R2, removing expired demo sessions, then the
+ * operations API's calls past their retention.
  */
 export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
@@ -59,6 +61,9 @@ export const createScheduledHandler =
     const demoSessions = await attempt("demo_sessions", () =>
       purgeExpiredDemoSessions(services, share(CRON_QUERY_SHARES.demoSessions)),
     );
+    const opsCalls = await attempt("ops_calls", () =>
+      pruneOpsCalls(services, share(CRON_QUERY_SHARES.opsCalls)),
+    );
     console.log(
       JSON.stringify({
         event: "scheduled_cleanup",
@@ -67,6 +72,7 @@ export const createScheduledHandler =
         correctionReservations,
         archive,
         demoSessions,
+        opsCalls,
       }),
     );
   };

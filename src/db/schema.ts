@@ -232,9 +232,10 @@ export type OrganizationRow = typeof organizations.$inferSelect;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type DocumentRow = typeof documents.$inferSelect;
 
-// Every call of the operations API (/ops/v1, docs/operations.md), in DB_0:
-// written when the call arrives, its status when it is answered (null: the
-// answer was lost or the Worker died). Never a secret.
+// Every call of the operations API let in (/ops/v1, docs/operations.md), in
+// DB_0: written when the call arrives, its status when it is answered (null:
+// the answer was lost or the Worker died); a refusal is a log line, not a
+// row. Never a secret.
 export const opsCalls = sqliteTable(
   "ops_calls",
   {
@@ -242,7 +243,8 @@ export const opsCalls = sqliteTable(
     requestId: text("request_id").notNull(),
     operation: text("operation").notNull(),
     clientIp: text("client_ip").notNull(),
-    // The support keyring's version the secret matched; null when refused.
+    // The support keyring's version the secret matched; null on the rows of
+    // refusals, recorded before refusals became log lines.
     keyVersion: text("key_version"),
     status: integer("status"),
     startedAt: integer("started_at").notNull(),

@@ -4,9 +4,9 @@
 // protects users first: unfinished deletions (a deleted document's list
 // entry and PDF object), then unfinished issues (a committed document's list
 // entry), corrections' reservations no attempt holds any more (a reference
-// blocked), the archiver, the demo purge. A batch counts each of its
-// statements; a round is counted at its most before it is made. The 50 left
-// over are a margin.
+// blocked), the archiver, the demo purge, the operations API's old calls. A
+// batch counts each of its statements; a round is counted at its most before
+// it is made. The 40 left over are a margin.
 export const CRON_QUERY_LIMIT = 1000;
 export const CRON_QUERY_SHARES = {
   staleDeletions: 150,
@@ -14,6 +14,7 @@ export const CRON_QUERY_SHARES = {
   correctionReservations: 50,
   archive: 500,
   demoSessions: 100,
+  opsCalls: 10,
 } as const;
 
 /** What one round of a task costs in D1 queries, and how many rows it takes at most. */

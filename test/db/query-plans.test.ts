@@ -49,6 +49,7 @@ import {
   reserveForCorrection,
 } from "../../src/db/documents";
 import {
+  deleteOpsCallsUntil,
   finishOpsCall,
   latestOpsCalls,
   recordOpsCall,
@@ -351,6 +352,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
+  deleteOpsCallsUntil: (db) => deleteOpsCallsUntil(db, NOW, 500),
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);
     await upsertMasterOrganization(db, planOrganization, true);

@@ -129,6 +129,15 @@ describe("the cron with every task's backlog beyond its share", () => {
         deleted_at: "NULL",
       });
 
+      // Calls of the operations API past their retention: beyond its share.
+      await (shards[0] as D1Database)
+        .prepare(
+          `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+           INSERT INTO ops_calls (request_id, operation, client_ip, key_version, status, started_at, finished_at)
+           SELECT 'old-call-' || i, 'GET /ops/v1/keys', '198.51.100.4', 'v1', 200, 0, 0 FROM n`,
+        )
+        .run();
+
       const counted = countingD1Queries(env);
       await createScheduledHandler({
         clock: { now: () => CRON_AT },
@@ -164,6 +173,11 @@ describe("the cron with every task's backlog beyond its share", () => {
       );
       expect(demo).toBeGreaterThan(0);
       expect(demo).toBeLessThan(1100);
+      const calls = await count(
+        "SELECT count(*) AS n FROM ops_calls WHERE request_id LIKE 'old-call-%'",
+      );
+      expect(calls).toBeGreaterThan(0);
+      expect(calls).toBeLessThan(6000);
     },
     HEAVY_TEST_MS,
   );
