@@ -1,4 +1,4 @@
-import { desc, eq, inArray, lte } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Database } from "./client";
 import { type OpsCallRow, opsCalls } from "./schema";
 
@@ -31,22 +31,3 @@ export const latestOpsCalls = (db: Database, limit: number) =>
     .from(opsCalls)
     .orderBy(desc(opsCalls.startedAt), desc(opsCalls.id))
     .limit(limit);
-
-/** Removes up to `limit` calls that started at `before` or earlier, oldest first; the number removed. */
-export async function deleteOpsCallsUntil(
-  db: Database,
-  before: number,
-  limit: number,
-): Promise<number> {
-  const old = db
-    .select({ id: opsCalls.id })
-    .from(opsCalls)
-    .where(lte(opsCalls.startedAt, before))
-    .orderBy(opsCalls.startedAt)
-    .limit(limit);
-  const removed = await db
-    .delete(opsCalls)
-    .where(inArray(opsCalls.id, old))
-    .returning({ id: opsCalls.id });
-  return removed.length;
-}

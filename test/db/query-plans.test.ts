@@ -1,11 +1,7 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  deleteStaleSummaries,
-  findDocumentsToArchive,
-  markArchived,
-} from "../../src/db/archive";
+import { findDocumentsToArchive, markArchived } from "../../src/db/archive";
 import {
   auditEventsOfDocument,
   insertAuditEvent,
@@ -48,8 +44,8 @@ import {
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import { deleteRowsBefore } from "../../src/db/old-rows";
 import {
-  deleteOpsCallsUntil,
   finishOpsCall,
   latestOpsCalls,
   recordOpsCall,
@@ -321,7 +317,6 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     const archives = await findDocumentsToArchive(db, NOW, 50);
     await markArchived(db, archives, NOW);
   },
-  deleteStaleSummaries: (db) => deleteStaleSummaries(db, NOW, 50),
   findExpiredDemoDocuments: (db) => findExpiredDemoDocuments(db, NOW, 50),
   purgeDocumentRows: (db) => purgeDocumentRows(db, [demo.uuid]),
   findEmptyExpiredDemoSessions: (db) =>
@@ -352,7 +347,10 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
-  deleteOpsCallsUntil: (db) => deleteOpsCallsUntil(db, NOW, 500),
+  async deleteRowsBefore(db) {
+    await deleteRowsBefore(db, "document_summaries", NOW, 50);
+    await deleteRowsBefore(db, "ops_calls", NOW, 500);
+  },
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);
     await upsertMasterOrganization(db, planOrganization, true);

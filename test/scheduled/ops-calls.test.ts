@@ -28,8 +28,8 @@ const callsOf = async (prefix: string) =>
 
 describe("the operations API's audit trail in the cron", () => {
   it(`keeps a call ${OPS_CALLS_KEPT_DAYS} days, then removes it`, async () => {
-    await recordCalls("expired", NOW - KEPT_MS, 3);
-    await recordCalls("kept", NOW - KEPT_MS + 1, 2);
+    await recordCalls("expired", NOW - KEPT_MS - 1, 3);
+    await recordCalls("kept", NOW - KEPT_MS, 2);
     await runCron(NOW);
     expect(await callsOf("expired")).toBe(0);
     expect(await callsOf("kept")).toBe(2);

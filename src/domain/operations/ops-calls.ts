@@ -1,8 +1,8 @@
 import type { Clock } from "../../clock";
 import { toIsoTime } from "../../clock";
 import type { Database } from "../../db/client";
+import { deleteRowsBefore } from "../../db/old-rows";
 import {
-  deleteOpsCallsUntil,
   finishOpsCall,
   latestOpsCalls,
   recordOpsCall,
@@ -75,8 +75,9 @@ export const pruneOpsCalls = (
     [directoryShard(services.shards)],
     PRUNE_ROUND,
     async (db, limit) => {
-      const removed = await deleteOpsCallsUntil(
+      const removed = await deleteRowsBefore(
         db,
+        "ops_calls",
         services.clock.now() - KEPT_MS,
         limit,
       );
