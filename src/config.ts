@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
@@ -88,6 +89,8 @@ const settingsSchema = z.object({
   DEMO_DOCUMENTS_PER_MINUTE: count(5),
   DEMO_DOCUMENTS_PER_HOUR: count(20),
   DEMO_DOCUMENTS_PER_TOKEN: count(DEFAULT_DEMO_DOCUMENTS_PER_TOKEN),
+  // A network's demo requests of any kind: as many as a key's by default.
+  DEMO_REQUESTS_PER_MINUTE: count(DEFAULT_REQUESTS_PER_MINUTE),
   PDF_KEYRING: keyring("PDF_KEYRING"),
   QR_KEYRING: keyring("QR_KEYRING"),
   // Unset: the operations API does not exist (404), the rest works.
@@ -184,6 +187,9 @@ export function readConfig(vars: Record<string, unknown>): Config {
         { limit: env.DEMO_DOCUMENTS_PER_HOUR, windowMs: HOUR_MS },
       ],
       documentsPerToken: env.DEMO_DOCUMENTS_PER_TOKEN,
+      requestLimits: [
+        { limit: env.DEMO_REQUESTS_PER_MINUTE, windowMs: MINUTE_MS },
+      ],
     },
     pdfKeyring: env.PDF_KEYRING,
     qrKeyring: env.QR_KEYRING,

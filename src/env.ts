@@ -31,11 +31,7 @@ export interface AppEnv {
   };
 }
 
-/**
- * After `requireCredential`: the caller's credential is known, and
- * `admitted` fulfils once the request passed its limits (a read runs while
- * they are counted).
- */
+/** After `requireCredential`: the caller's credential is known and within its limits. */
 export type AuthenticatedEnv = AppEnv & {
-  Variables: { credential: Credential; admitted: Promise<void> };
+  Variables: { credential: Credential };
 };

@@ -343,6 +343,27 @@ describe("demo documents", () => {
     );
   });
 
+  it("limits every request of the demo tokens of one network, reads included", async () => {
+    const { token, api, clock } = demo(fixedClock(START), {
+      ...env,
+      DEMO_REQUESTS_PER_MINUTE: "4",
+    } as Env);
+    const key = await token();
+    const document = (await (
+      await api(key).create(minimalRequest())
+    ).json()) as { uuid: string };
+    clock.advance(1_000);
+    expect((await api(key).get(document.uuid)).status).toBe(200);
+    expect((await api(key).status(document.uuid)).status).toBe(200);
+    expect((await api(key).pdf(document.uuid)).status).toBe(200);
+    await expectRateLimited(await api(key).list(), 59);
+    // Another token of the same address: the same network's count.
+    const another = await token();
+    await expectRateLimited(await api(another).get(document.uuid), 59);
+    clock.set(START + MINUTE);
+    expect((await api(key).list()).status).toBe(200);
+  });
+
   it("allows 10 documents per token, corrections included, without Retry-After", async () => {
     const { token, api, clock } = demo();
     const key = await token();
