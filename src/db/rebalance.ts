@@ -3,10 +3,12 @@ import type { Database } from "./client";
 // The rows a rebalance moves (docs/scale.md "Adding shards"), table by table,
 // a page at a time in rowid order, as D1 rows (column names as stored).
 // A page's rows travel as one JSON parameter (D1 binds at most 100 values a
-// statement). Moving is: upsert into the routed shard, then delete from the
-// source only the rows still exactly as read. A write that landed on the
-// source in between keeps its row there for the next pass; a lost answer
-// leaves the row in both shards, and the next pass does both again.
+// statement, and a string of at most 2,000,000 bytes: a page of documents is
+// bounded by the bytes of their bodies). Moving is: upsert into the routed
+// shard, then delete from the source only the rows still exactly as read. A
+// write that landed on the source in between keeps its row there for the
+// next pass; a lost answer leaves the row in both shards, and the next pass
+// does both again.
 
 export type MovedRow = Record<string, unknown> & { _rowid: number };
 
@@ -15,6 +17,8 @@ interface TableMove {
   columns: readonly string[];
   /** What the upsert does with a row already in the routed shard. */
   onConflict: string;
+  /** The columns that make a row large: a page stops at a number of their bytes. */
+  bodies?: readonly string[];
 }
 
 // Set-once state fields are merged, never overwritten: a deletion, a
@@ -90,6 +94,7 @@ export const MOVES = {
       "archived_at",
     ],
     onConflict: DOCUMENT_MERGE,
+    bodies: ["data", "metadata"],
   },
   audit_events: {
     // The id is each shard's own sequence: an event is recognised by what it says.
@@ -127,27 +132,49 @@ export type MovedTable = keyof typeof MOVES;
 
 const field = (column: string) => `json_extract(j.value, '$.${column}')`;
 
+/** How much one page may hold: rows, and bytes of the table's bodies. */
+export interface PageLimit {
+  rows: number;
+  bytes: number;
+}
+
 /**
- * Up to `limit` rows of `table` after rowid `after`. A summary comes with its
- * credential's environment where that credential lives in this shard (a demo
- * token's, in shard 0), since a demo list stays in bucket 0.
+ * The rows of `table` after rowid `after`: up to `limit.rows`, stopping
+ * after the row whose bodies reach `limit.bytes` (the first row always). A
+ * summary comes with its credential's environment where that credential
+ * lives in this shard (a demo token's, in shard 0), since a demo list stays
+ * in bucket 0.
  */
 export async function pageOfTable(
   db: Database,
   table: MovedTable,
   after: number,
-  limit: number,
+  limit: PageLimit,
 ): Promise<MovedRow[]> {
-  // The operator's job, never a request: `limit` rows a call, by rowid.
+  const { bodies } = MOVES[table] as TableMove;
+  // The operator's job, never a request: `limit.rows` rows a call, by rowid.
   const query =
     table === "document_summaries"
       ? `SELECT s.rowid AS _rowid, s.*, c.environment AS credential_environment
          FROM document_summaries s LEFT JOIN credentials c ON c.id = s.credential_id
          WHERE s.rowid > ? ORDER BY s.rowid LIMIT ?`
-      : `SELECT rowid AS _rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`;
+      : bodies
+        ? // The sizes of the next rows first, then the rows whose bodies
+          // before them stay under the bytes.
+          `WITH head AS (
+             SELECT rowid AS r, ${bodies
+               .map((column) => `coalesce(length(CAST(${column} AS BLOB)), 0)`)
+               .join(" + ")} AS bytes
+             FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?),
+           page AS (
+             SELECT r, coalesce(sum(bytes) OVER (ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+             FROM head)
+           SELECT t.rowid AS _rowid, t.* FROM page JOIN ${table} t ON t.rowid = page.r
+           WHERE page.before < ? ORDER BY t.rowid`
+        : `SELECT rowid AS _rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`;
   const { results } = await db.$client
     .prepare(query)
-    .bind(after, limit)
+    .bind(after, limit.rows, ...(bodies ? [limit.bytes] : []))
     .all<MovedRow>();
   return results;
 }

@@ -170,6 +170,8 @@ const opsCall = {
   startedAt: NOW,
   finishedAt: null,
 };
+/** A rebalance's page: every row of the exercise's shard at once. */
+const PAGE = { rows: 100, bytes: 1_000_000 };
 const pdfNote = { objectKey: "documents/plan-original.pdf", createdAt: NOW };
 
 /**
@@ -388,18 +390,18 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   async pageOfTable(db) {
     for (const table of Object.keys(MOVES) as MovedTable[]) {
-      await pageOfTable(db, table, 0, 100);
+      await pageOfTable(db, table, 0, PAGE);
     }
   },
   // Into the shard they were read from: ignored, merged, or (events) skipped.
   async copyRows(db) {
     for (const table of Object.keys(MOVES) as MovedTable[]) {
-      await copyRows(db, table, await pageOfTable(db, table, 0, 100));
+      await copyRows(db, table, await pageOfTable(db, table, 0, PAGE));
     }
   },
   async deleteUnchangedRows(db) {
     for (const table of Object.keys(MOVES) as MovedTable[]) {
-      const rows = await pageOfTable(db, table, 0, 100);
+      const rows = await pageOfTable(db, table, 0, PAGE);
       await deleteUnchangedRows(db, table, rows);
       await copyRows(db, table, rows);
     }
