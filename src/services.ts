@@ -5,6 +5,7 @@ import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
 import { logFailure } from "./failure-log";
 import { createArchiveStore } from "./storage/archive-store";
+import { createEventQueue } from "./storage/event-queue";
 import { createFontStore } from "./storage/font-store";
 import { createPdfEdgeCache } from "./storage/pdf-edge-cache";
 import { createPdfStore } from "./storage/pdf-store";
@@ -40,6 +41,7 @@ export function createServices(
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
+    eventQueue: createEventQueue(env.EVENTS),
     demo: config.demo,
   };
 }
