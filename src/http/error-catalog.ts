@@ -173,6 +173,12 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     api: "customers",
     message: () => "The public demo is switched off.",
   },
+  DEMO_NOT_ALLOWED: {
+    status: 403,
+    api: "customers",
+    message: () =>
+      "Demo tokens have no events or webhook endpoints: use an API key (sk_test_ or sk_live_).",
+  },
   OPS_UNAUTHENTICATED: {
     status: 401,
     api: "ops",
