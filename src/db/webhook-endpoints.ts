@@ -8,6 +8,6 @@ export const ALL_EVENT_TYPES = "*";
 /** Holds for an enabled endpoint that wants events of `type` (a ping goes only to the endpoint tested). */
 export const subscribesTo = (type: EventType): SQL =>
   sql`${webhookEndpoints.enabled} = 1 AND ${or(
-    eq(webhookEndpoints.eventTypes, JSON.stringify([ALL_EVENT_TYPES])),
+    eq(webhookEndpoints.eventTypes, [ALL_EVENT_TYPES]),
     sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.eventTypes}) WHERE value = ${type})`,
   )}`;
