@@ -3,7 +3,6 @@ import {
   count,
   desc,
   eq,
-  getTableColumns,
   gte,
   inArray,
   isNotNull,
@@ -18,6 +17,7 @@ import type { Environment } from "../schemas/environment";
 import { insertAuditEventIf, noEventYet } from "./audit";
 import type { Database } from "./client";
 import { insertDocumentEventIf, noDocumentEventYet } from "./event-outbox";
+import { literalRow } from "./literal-row";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
 import {
@@ -399,15 +399,6 @@ export async function findReservationHolder(
   return byUuid[0] ?? byCorrection[0];
 }
 
-/** A row's columns as literal values, in the table's order: the select of an insert-select. */
-const literalRow = (row: DocumentRow) =>
-  Object.fromEntries(
-    Object.entries(getTableColumns(documents)).map(([key, column]) => [
-      key,
-      sql`${row[key as keyof DocumentRow]}`.as(column.name),
-    ]),
-  ) as { [Key in keyof DocumentRow]: SQL.Aliased<DocumentRow[Key]> };
-
 /** The event of a version's issue, written with its row. */
 const issued = (row: DocumentRow) => ({
   type: "document.issued" as const,
@@ -451,7 +442,7 @@ export async function commitCreatedDocument(
         .insert(documents)
         .select(
           db
-            .select(literalRow(row))
+            .select(literalRow(documents, row))
             .from(sql`(select 1)`)
             .where(underCap(db, cap)),
         )
@@ -525,7 +516,7 @@ export async function commitCorrection(
       .returning({ uuid: documents.uuid }),
     db.insert(documents).select(
       db
-        .select(literalRow(row))
+        .select(literalRow(documents, row))
         .from(documents)
         .where(and(eq(documents.uuid, original), marked)),
     ),
