@@ -1,8 +1,8 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDocument } from "../../src/http/routes/openapi";
 import { createCredential } from "../helpers/credentials";
+import { indexedApiDocument } from "../helpers/indexed-document";
 import { arbitraryOf, type JsonSchema } from "../helpers/json-schema-arbitrary";
 import { bearer, callWith, fixedClock } from "../helpers/worker";
 
@@ -25,11 +25,10 @@ interface Operation {
   responses: Record<string, unknown>;
 }
 
-const document = structuredClone(apiDocument()) as unknown as {
+const { document, lookup } = indexedApiDocument<{
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, JsonSchema> };
-};
-const lookup = dereference(document as unknown as Schema);
+}>();
 const resolve = (ref: string): JsonSchema => {
   const name = ref.replace("#/components/schemas/", "");
   const schema = document.components.schemas[name];

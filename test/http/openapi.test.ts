@@ -1,4 +1,4 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApiApp } from "../../src/api-app";
 import { systemClock } from "../../src/clock";
@@ -18,6 +18,7 @@ import { exampleDocument } from "../../src/schemas/document-result-example";
 import { contractViolation } from "../helpers/contract";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
+import { indexedApiDocument } from "../helpers/indexed-document";
 import { call, ORIGIN } from "../helpers/worker";
 
 const document = apiDocument();
@@ -243,8 +244,7 @@ describe("the OpenAPI document", () => {
       refs("SingleShipmentRequest", "GroupedShipmentsRequest"),
     );
     // A copy: the validator marks the schemas it indexes.
-    const copy = structuredClone(document);
-    const lookup = dereference(copy as unknown as Schema);
+    const { document: copy, lookup } = indexedApiDocument<typeof document>();
     const matches = (value: unknown, id: string) =>
       validate(
         value,
