@@ -42,6 +42,17 @@ export function createServices(
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     eventQueue: createEventQueue(env.EVENTS),
+    webhooks: {
+      keyring() {
+        if (!config.webhooks.keyring) {
+          throw new ConfigError(
+            "Invalid configuration: WEBHOOK_KEYRING must be set (a keyring secret) for webhook endpoints.",
+          );
+        }
+        return config.webhooks.keyring;
+      },
+      allowLoopbackHttp: config.webhooks.allowLoopbackHttp,
+    },
     demo: config.demo,
   };
 }

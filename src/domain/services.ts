@@ -9,6 +9,7 @@ import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
 import type { RateLimits } from "./rate-limits";
+import type { WebhookSettings } from "./webhooks/webhook-settings";
 
 /** Runs `work` after the answer is sent; `task` names it if it fails. */
 export type Background = (task: string, work: Promise<unknown>) => void;
@@ -45,6 +46,8 @@ export interface Services {
   rateLimits: RateLimits;
   /** Where events are announced for their relay and deliveries (src/domain/events). */
   eventQueue: EventQueue;
+  /** The webhooks' secrets keyring and the URLs this deployment delivers to. */
+  webhooks: WebhookSettings;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

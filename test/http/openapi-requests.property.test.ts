@@ -186,6 +186,39 @@ describe("requests generated from the OpenAPI document", () => {
     );
   });
 
+  it("creates webhook endpoints: every body the schema accepts registers one or is refused as documented", async () => {
+    const statuses = await checkBodies(
+      "/api/v1/webhook-endpoints",
+      "post",
+      20,
+      async (body) => {
+        const response = await send("POST", "/api/v1/webhook-endpoints", body);
+        // At most 16 a key: each one registered goes again.
+        if (response.status === 201) {
+          const { id } = (await response.clone().json()) as { id: string };
+          await send("DELETE", `/api/v1/webhook-endpoints/${id}`);
+        }
+        return response;
+      },
+    );
+    expect(statuses).toContain(201);
+  });
+
+  it("changes webhook endpoints: every body the schema accepts changes one or is refused as documented", async () => {
+    const created = await send("POST", "/api/v1/webhook-endpoints", {
+      url: "https://receiver.example/hooks",
+      events: ["*"],
+    });
+    const { id } = (await created.json()) as { id: string };
+    const statuses = await checkBodies(
+      "/api/v1/webhook-endpoints/{endpoint_id}",
+      "patch",
+      10,
+      (body) => send("PATCH", `/api/v1/webhook-endpoints/${id}`, body),
+    );
+    expect(statuses).toContain(200);
+  });
+
   it("lists: every query the parameters accept is answered as documented", async () => {
     const list = operation("/api/v1/documents", "get");
     const parameters = (list.parameters ?? []).filter((p) => p.in === "query");
