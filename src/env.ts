@@ -13,10 +13,13 @@ export interface AppDependencies {
 
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
- * on (not the API Worker's locks, rebalance or support secret), the pages'
- * assets, and the API Worker itself.
+ * on (not the API Worker's locks, rebalance, support secret or webhook
+ * keyring), the pages' assets, and the API Worker itself.
  */
-export type EdgeEnv = Omit<Env, "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING"> & {
+export type EdgeEnv = Omit<
+  Env,
+  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING"
+> & {
   ASSETS: Fetcher;
   API: Fetcher;
 };

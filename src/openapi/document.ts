@@ -128,6 +128,11 @@ function buildDocument(operations: readonly OperationContract[]) {
     servers: [{ url: "/" }],
     tags: [
       { name: "documents", description: "Your documents (Bearer key)." },
+      {
+        name: "webhooks",
+        description:
+          "Your webhook endpoints: where events are POSTed, signed (an API key, not a demo token).",
+      },
       { name: "qr", description: "The QR links: the PDF without a key." },
       { name: "demo", description: "The public demo." },
     ],

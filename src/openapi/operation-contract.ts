@@ -4,7 +4,7 @@ import type * as z from "zod";
 // each operation (src/http/operation.ts) and hands its table down to the
 // builders here, which never import it.
 
-type Method = "get" | "put" | "post" | "delete";
+type Method = "get" | "put" | "patch" | "post" | "delete";
 
 /** A JSON Schema, or a zod schema the document turns into one. */
 export type SchemaLike = z.ZodType | object;

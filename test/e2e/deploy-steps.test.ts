@@ -147,14 +147,15 @@ async function unpackPreviousRelease(): Promise<string> {
 
 /**
  * A checkout of this commit with the previous release's keyrings, and a
- * support keyring (production gets one before the deploy that brings the
- * operations API). Returns its support secret.
+ * support keyring and a webhook keyring (production gets them before the
+ * deploy that brings the operations API and the webhooks). Returns its
+ * support secret.
  */
 async function checkoutWithReleaseKeyrings(checkout: string): Promise<string> {
   const support = newKeyring();
   await checkoutWithDevVars(
     checkout,
-    `${await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8")}\nSUPPORT_KEYRING='${support}'\n`,
+    `${await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8")}\nSUPPORT_KEYRING='${support}'\nWEBHOOK_KEYRING='${newKeyring()}'\n`,
   );
   const { current, keys } = JSON.parse(support) as {
     current: string;

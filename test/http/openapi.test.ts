@@ -1,4 +1,4 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApiApp } from "../../src/api-app";
 import { systemClock } from "../../src/clock";
@@ -18,6 +18,7 @@ import { exampleDocument } from "../../src/schemas/document-result-example";
 import { contractViolation } from "../helpers/contract";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
+import { indexedApiDocument } from "../helpers/indexed-document";
 import { call, ORIGIN } from "../helpers/worker";
 
 const document = apiDocument();
@@ -52,6 +53,19 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     get: [200, ...READ, 422],
     head: [200, ...READ, 422],
   },
+  "/api/v1/webhook-endpoints": {
+    get: [200, 401, 403, 429, 500, 503],
+    post: [201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+  },
+  "/api/v1/webhook-endpoints/{endpoint_id}": {
+    get: [200, ...READ],
+    patch: [200, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+    delete: [204, ...READ],
+  },
+  "/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+    post: [200, ...READ],
+  },
+  "/api/v1/webhook-endpoints/{endpoint_id}/test": { post: [202, ...READ] },
   "/api/v1/demo/tokens": { post: [201, 400, 413, 415, 422, 429, 500, 503] },
   "/d/{uuid}": { get: QR, head: QR },
   "/demo/d/{uuid}": { get: QR, head: QR },
@@ -61,7 +75,7 @@ for (const suffix of ["", "/status", "/pdf", "/qr"]) {
   if (byUuid) CONTRACT[`/api/v1/documents/ref/{reference}${suffix}`] = byUuid;
 }
 
-const METHODS = ["get", "head", "put", "post", "delete"] as const;
+const METHODS = ["get", "head", "put", "patch", "post", "delete"] as const;
 
 const operationAt = (path: string, method: string) => {
   const operation = (document.paths as Record<string, Record<string, unknown>>)[
@@ -243,8 +257,7 @@ describe("the OpenAPI document", () => {
       refs("SingleShipmentRequest", "GroupedShipmentsRequest"),
     );
     // A copy: the validator marks the schemas it indexes.
-    const copy = structuredClone(document);
-    const lookup = dereference(copy as unknown as Schema);
+    const { document: copy, lookup } = indexedApiDocument<typeof document>();
     const matches = (value: unknown, id: string) =>
       validate(
         value,
