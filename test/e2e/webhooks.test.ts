@@ -3,7 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import {
+  fullRequest,
+  minimalRequest,
+  type RequestBody,
+} from "../../fixtures/requests";
 import {
   apiClient,
   keys,
@@ -97,7 +101,7 @@ describe("events delivered as signed webhooks", () => {
     const { receiver, secrets } = await receiverWith();
     secrets.push((await createEndpoint(receiver.url)).secret);
 
-    const body = { ...fullRequest(), reference: "WH-0001" };
+    const body: RequestBody = { ...fullRequest(), reference: "WH-0001" };
     const first = await json(
       await api("/api/v1/documents", {
         method: "POST",
