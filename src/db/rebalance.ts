@@ -33,6 +33,27 @@ const DOCUMENT_MERGE = `ON CONFLICT (uuid) DO UPDATE SET
   data = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN data END,
   metadata = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN metadata END`;
 
+const EVENT_COLUMNS = [
+  "id",
+  "type",
+  "credential_id",
+  "environment",
+  "created_at",
+  "document_uuid",
+  "reference",
+  "rectifies_uuid",
+  "document_created_at",
+  "transport_date",
+  "first_access",
+  "endpoint_id",
+] as const;
+
+/** An upsert keeping the copy written last (its `updated_at`). */
+const newestWins = (key: string, columns: readonly string[]): string =>
+  `ON CONFLICT (${key}) DO UPDATE SET ${columns
+    .map((column) => `${column} = excluded.${column}`)
+    .join(", ")} WHERE excluded.updated_at > updated_at`;
+
 export const MOVES = {
   credentials: {
     columns: [
@@ -97,13 +118,84 @@ export const MOVES = {
     bodies: ["data", "metadata"],
   },
   audit_events: {
-    // The id is each shard's own sequence: an event is recognised by what it says.
+    // The id is each shard's own sequence: an event is recognised by what
+    // it says (an empty onConflict says so).
     columns: [
       "document_uuid",
       "type",
       "credential_id",
       "request_id",
       "occurred_at",
+    ],
+    onConflict: "",
+  },
+  // A document's events wait in its shard until relayed; the relay's mark
+  // that reached either copy holds.
+  event_outbox: {
+    columns: [...EVENT_COLUMNS, "relayed_at"],
+    onConflict:
+      "ON CONFLICT (id) DO UPDATE SET relayed_at = coalesce(relayed_at, excluded.relayed_at)",
+  },
+  // A credential's events, endpoints, deliveries and attempts live in its
+  // home shard. Events never change; an endpoint's or a delivery's newest
+  // write (updated_at) wins; an attempt is recognised by what it says.
+  events: { columns: EVENT_COLUMNS, onConflict: "ON CONFLICT DO NOTHING" },
+  webhook_endpoints: {
+    columns: [
+      "id",
+      "credential_id",
+      "url",
+      "event_types",
+      "description",
+      "enabled",
+      "disabled_reason",
+      "failing_since",
+      "secret",
+      "previous_secret",
+      "previous_secret_expires_at",
+      "created_at",
+      "updated_at",
+    ],
+    onConflict: newestWins("id", [
+      "url",
+      "event_types",
+      "description",
+      "enabled",
+      "disabled_reason",
+      "failing_since",
+      "secret",
+      "previous_secret",
+      "previous_secret_expires_at",
+      "updated_at",
+    ]),
+  },
+  webhook_deliveries: {
+    columns: [
+      "event_id",
+      "endpoint_id",
+      "credential_id",
+      "status",
+      "attempts",
+      "next_attempt_at",
+      "created_at",
+      "updated_at",
+    ],
+    onConflict: newestWins("event_id, endpoint_id", [
+      "status",
+      "attempts",
+      "next_attempt_at",
+      "updated_at",
+    ]),
+  },
+  webhook_attempts: {
+    columns: [
+      "event_id",
+      "endpoint_id",
+      "credential_id",
+      "attempted_at",
+      "status_code",
+      "error",
+      "duration_ms",
     ],
     onConflict: "",
   },
@@ -189,9 +281,9 @@ export async function copyRows(
   const list = columns.join(", ");
   const values = columns.map(field).join(", ");
   const query =
-    table === "audit_events"
-      ? `INSERT INTO audit_events (${list}) SELECT ${values} FROM json_each(?) j
-         WHERE NOT EXISTS (SELECT 1 FROM audit_events a WHERE ${columns
+    onConflict === ""
+      ? `INSERT INTO ${table} (${list}) SELECT ${values} FROM json_each(?) j
+         WHERE NOT EXISTS (SELECT 1 FROM ${table} a WHERE ${columns
            .map((column) => `a.${column} IS ${field(column)}`)
            .join(" AND ")})`
       : // WHERE true: SQLite's parser needs it before an upsert's ON CONFLICT.

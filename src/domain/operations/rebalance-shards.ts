@@ -81,6 +81,11 @@ const REBALANCED_TABLES = [
   "pending_pdf_objects",
   "pending_deletion_marks",
   "document_summaries",
+  "event_outbox",
+  "events",
+  "webhook_endpoints",
+  "webhook_deliveries",
+  "webhook_attempts",
 ] as const;
 
 type RebalancedTable = (typeof REBALANCED_TABLES)[number];
@@ -119,6 +124,10 @@ const text = (row: MovedRow, column: string): string =>
 const environmentOf = (row: MovedRow, column = "environment"): Environment =>
   text(row, column) as Environment;
 
+/** The home bucket of an API key's row (credential_id). */
+const homeBucket = (row: MovedRow): number =>
+  credentialBucket({ id: text(row, "credential_id"), environment: "test" });
+
 /** The bucket each table's row lives in (src/domain/shard-routing.ts). */
 const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
   credentials: (row) => keyBucket(text(row, "key_hash"), environmentOf(row)),
@@ -143,6 +152,12 @@ const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
       environment:
         row.credential_environment === "demo" ? "demo" : ("test" as const),
     }),
+  event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
+  // Events and webhooks belong to API keys, never to demo tokens.
+  events: (row) => homeBucket(row),
+  webhook_endpoints: (row) => homeBucket(row),
+  webhook_deliveries: (row) => homeBucket(row),
+  webhook_attempts: (row) => homeBucket(row),
 };
 
 const firstCursor = (

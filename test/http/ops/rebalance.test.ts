@@ -55,11 +55,14 @@ async function everyRow() {
         .prepare(`SELECT * FROM ${table}`)
         .all<Record<string, unknown>>();
       for (const { id, ...row } of results) {
-        // Audit ids are each shard's own sequence: the rest says the event.
+        // Audit and attempt ids are each shard's own sequence: the rest says the row.
         rows.push({
           table,
           shard,
-          row: table === "audit_events" ? row : { id, ...row },
+          row:
+            MOVES[table as keyof typeof MOVES].onConflict === ""
+              ? row
+              : { id, ...row },
         });
       }
     }
@@ -81,6 +84,8 @@ function routedShard(
   environments: Map<unknown, unknown>,
 ): number {
   const text = (column: string) => String(row[column]);
+  const home = () =>
+    credentialBucket({ id: text("credential_id"), environment: "test" });
   const bucket = {
     credentials: () => keyBucket(text("key_hash"), row.environment as "test"),
     reference_reservations: () =>
@@ -101,6 +106,11 @@ function routedShard(
         id: text("credential_id"),
         environment: environments.get(row.credential_id) as "test",
       }),
+    event_outbox: () => uuidBucket(text("document_uuid")),
+    events: () => home(),
+    webhook_endpoints: () => home(),
+    webhook_deliveries: () => home(),
+    webhook_attempts: () => home(),
   }[table];
   if (!bucket) throw new Error(table);
   return shardOfBucket(bucket(), shards.length);
