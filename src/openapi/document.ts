@@ -80,7 +80,7 @@ function operationObject(
     ...(body
       ? {
           requestBody: {
-            required: true,
+            required: body.optional !== true,
             content: {
               "application/json": {
                 schema: schemaOf(body.schema, "input"),
@@ -130,6 +130,11 @@ function buildDocument(operations: readonly OperationContract[]) {
       { name: "documents", description: "Your documents (Bearer key)." },
       { name: "qr", description: "The QR links: the PDF without a key." },
       { name: "demo", description: "The public demo." },
+      {
+        name: "events",
+        description:
+          "What happened to your documents: listed, shown with their deliveries, redelivered (an API key, not a demo token), and as each is posted to your webhook endpoints.",
+      },
     ],
     security: BEARER,
     paths: pathItems(operations, componentRef),

@@ -52,6 +52,12 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     get: [200, ...READ, 422],
     head: [200, ...READ, 422],
   },
+  // An API key's events: a demo token is a 403.
+  "/api/v1/events": { get: [200, 401, 403, 422, 429, 500, 503] },
+  "/api/v1/events/{id}": { get: [200, ...READ] },
+  "/api/v1/events/{id}/redeliver": {
+    post: [202, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+  },
   "/api/v1/demo/tokens": { post: [201, 400, 413, 415, 422, 429, 500, 503] },
   "/d/{uuid}": { get: QR, head: QR },
   "/demo/d/{uuid}": { get: QR, head: QR },

@@ -8,8 +8,11 @@ import { documentPdfOperation } from "./document-pdf";
 import { documentQrCodeOperation } from "./document-qr-code";
 import { documentStatusOperation } from "./document-status";
 import { getDocumentOperation } from "./get-document";
+import { getEventOperation } from "./get-event";
 import { listDocumentsOperation } from "./list-documents";
+import { listEventsOperation } from "./list-events";
 import { QR_LINK_OPERATIONS } from "./qr-links";
+import { redeliverEventOperation } from "./redeliver-event";
 import { validateDocumentOperation } from "./validate-document";
 
 /**
@@ -29,6 +32,9 @@ export const OPERATIONS: readonly Operation[] = [
     documentPdfOperation,
     documentQrCodeOperation,
   ]),
+  listEventsOperation,
+  getEventOperation,
+  redeliverEventOperation,
   createDemoTokenOperation,
   ...QR_LINK_OPERATIONS,
 ];
