@@ -4,6 +4,7 @@ import { linksFrom } from "./links";
 import type { OperationContract, SchemaLike } from "./operation-contract";
 import { headOf } from "./responses";
 import { BEARER, SECURITY_SCHEMES } from "./security";
+import { webhookItems } from "./webhooks";
 
 /** How a document writes a zod schema: a reference to its components, or inlined. */
 export type SchemaOf = (schema: z.ZodType, io: "input" | "output") => object;
@@ -138,6 +139,7 @@ function buildDocument(operations: readonly OperationContract[]) {
     ],
     security: BEARER,
     paths: pathItems(operations, componentRef),
+    webhooks: webhookItems(),
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: componentSchemas(),
