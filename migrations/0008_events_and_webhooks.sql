@@ -34,7 +34,8 @@ CREATE TABLE `events` (
 );
 --> statement-breakpoint
 CREATE INDEX `events_list_idx` ON `events` (`credential_id`,"created_at" DESC,"id" DESC);--> statement-breakpoint
-CREATE INDEX `events_document_idx` ON `events` (`credential_id`,`document_uuid`,"created_at" DESC);--> statement-breakpoint
+CREATE INDEX `events_type_idx` ON `events` (`credential_id`,`type`,"created_at" DESC,"id" DESC);--> statement-breakpoint
+CREATE INDEX `events_document_idx` ON `events` (`credential_id`,`document_uuid`,"created_at" DESC,"id" DESC);--> statement-breakpoint
 CREATE INDEX `events_created_at_idx` ON `events` (`created_at`);--> statement-breakpoint
 CREATE TABLE `webhook_attempts` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,

@@ -10,6 +10,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { ENVIRONMENTS } from "../schemas/environment";
 import { EVENT_TYPES } from "../schemas/event";
+import { DELIVERY_STATUSES } from "../schemas/event-result";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
 // - organizations: every shard (a copy each, written by the key tool);
@@ -304,10 +305,18 @@ export const events = sqliteTable("events", eventColumns, (t) => [
     sql`${t.createdAt} DESC`,
     sql`${t.id} DESC`,
   ),
+  // A list of one type or one document reads their events only, in order.
+  index("events_type_idx").on(
+    t.credentialId,
+    t.type,
+    sql`${t.createdAt} DESC`,
+    sql`${t.id} DESC`,
+  ),
   index("events_document_idx").on(
     t.credentialId,
     t.documentUuid,
     sql`${t.createdAt} DESC`,
+    sql`${t.id} DESC`,
   ),
   index("events_created_at_idx").on(t.createdAt),
 ]);
@@ -342,8 +351,6 @@ export const webhookEndpoints = sqliteTable(
 );
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
-
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",

@@ -1,4 +1,13 @@
-import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  type Column,
+  count,
+  eq,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { EventType } from "../schemas/event";
 import { ALL_EVENT_TYPES } from "../schemas/webhook-endpoint";
 import type { Database } from "./client";
@@ -16,7 +25,7 @@ import {
 // the credential: another credential's endpoint is never read or written.
 
 /** Holds for an enabled endpoint that wants events of `type` (a ping goes only to the endpoint tested). */
-export const subscribesTo = (type: EventType): SQL =>
+export const subscribesTo = (type: EventType | Column): SQL =>
   sql`${webhookEndpoints.enabled} = 1 AND ${or(
     eq(webhookEndpoints.eventTypes, [ALL_EVENT_TYPES]),
     sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.eventTypes}) WHERE value = ${type})`,

@@ -41,11 +41,13 @@ export interface ParameterObject {
   schema: object;
 }
 
-/** A required JSON body: its schema and what /docs offers to send. */
+/** A JSON body: its schema and what /docs offers to send. */
 export interface BodyContract {
   schema: z.ZodType;
   /** The first one is what "Try it out" sends. */
   examples: Record<string, Example>;
+  /** A body the request may leave out, which then means `{}`. */
+  optional?: true;
 }
 
 /**

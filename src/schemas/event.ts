@@ -25,6 +25,9 @@ export const eventIdSchema = z
   .regex(/^evt_[0-9a-f]{24}$/)
   .meta({ examples: ["evt_5f0c2a9e41d37b68a0c4e1f2"] });
 
+/** An event's id in a path (`/api/v1/events/{id}`); another text names no event: 404. */
+export const eventPath = z.object({ id: eventIdSchema });
+
 /** The document an event is about, as it was when its fact happened. */
 const documentFacts = {
   uuid: z.uuid(),
@@ -56,7 +59,7 @@ const envelope = <Type extends EventType, Data extends z.ZodType>(
     })
     .meta({ description });
 
-export const documentIssuedEvent = component(
+const documentIssuedEvent = component(
   "DocumentIssuedEvent",
   envelope(
     "document.issued",
@@ -65,7 +68,7 @@ export const documentIssuedEvent = component(
   ),
 );
 
-export const documentRectifiedEvent = component(
+const documentRectifiedEvent = component(
   "DocumentRectifiedEvent",
   envelope(
     "document.rectified",
@@ -74,7 +77,7 @@ export const documentRectifiedEvent = component(
   ),
 );
 
-export const documentDeletedEvent = component(
+const documentDeletedEvent = component(
   "DocumentDeletedEvent",
   envelope(
     "document.deleted",
@@ -83,7 +86,7 @@ export const documentDeletedEvent = component(
   ),
 );
 
-export const documentAccessedEvent = component(
+const documentAccessedEvent = component(
   "DocumentAccessedEvent",
   envelope(
     "document.accessed",
@@ -99,7 +102,7 @@ export const documentAccessedEvent = component(
   ),
 );
 
-export const pingEvent = component(
+const pingEvent = component(
   "PingEvent",
   envelope(
     "ping",
@@ -108,16 +111,19 @@ export const pingEvent = component(
   ),
 );
 
+/** The schema of each type of event, in the order of EVENT_TYPES. */
+export const EVENT_SCHEMAS = [
+  documentIssuedEvent,
+  documentRectifiedEvent,
+  documentDeletedEvent,
+  documentAccessedEvent,
+  pingEvent,
+] as const;
+
 /** Any event, told apart by `type`. */
 export const eventSchema = component(
   "Event",
-  z.discriminatedUnion("type", [
-    documentIssuedEvent,
-    documentRectifiedEvent,
-    documentDeletedEvent,
-    documentAccessedEvent,
-    pingEvent,
-  ]),
+  z.discriminatedUnion("type", EVENT_SCHEMAS),
 );
 
 export type Event = z.infer<typeof eventSchema>;

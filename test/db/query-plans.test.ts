@@ -44,6 +44,11 @@ import {
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import {
+  findEventDeliveries,
+  pageOfEvents,
+  redeliverEvent,
+} from "../../src/db/event-log";
 import { deleteRowsBefore } from "../../src/db/old-rows";
 import {
   finishOpsCall,
@@ -75,7 +80,7 @@ import {
   type MovedTable,
   pageOfTable,
 } from "../../src/db/rebalance";
-import { type DocumentRow, documents } from "../../src/db/schema";
+import { type DocumentRow, documents, events } from "../../src/db/schema";
 import {
   copyCredentials,
   copyReservations,
@@ -120,6 +125,9 @@ const NO_SQL: Record<string, string> = {
   isUniqueViolation: "reads an error",
   reservationFor: "builds a row",
   noEventYet: "builds a condition",
+  noDocumentEventYet: "builds a condition",
+  subscribesTo: "builds a condition",
+  insertDocumentEventIf: "builds a statement of its caller's batch",
 };
 
 const NOW = 1_800_000_000_000;
@@ -146,6 +154,20 @@ const demo = planRow("plan-demo", {
   environment: "demo",
   expiresAt: NOW - HOUR_MS,
 });
+const planEvent = {
+  id: "evt_000000000000000000000001",
+  type: "document.issued" as const,
+  credentialId: by.credentialId,
+  environment: "test" as const,
+  createdAt: NOW,
+  documentUuid: original.uuid,
+  reference: original.reference,
+  rectifiesUuid: null,
+  documentCreatedAt: original.createdAt,
+  transportDate: original.transportDate,
+  firstAccess: null,
+  endpointId: null,
+};
 const scope = { organizationId: "org_plan", environment: "test" } as const;
 const correctionReservation = {
   ...scope,
@@ -328,6 +350,31 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { credentialId: demo.credentialId, organizationId: "org_plan_demo" },
     ]),
   auditEventsOfDocument: (db) => auditEventsOfDocument(db, original.uuid),
+  async pageOfEvents(db) {
+    await db.insert(events).values(planEvent);
+    const kept = { credentialId: by.credentialId, createdSince: NOW - HOUR_MS };
+    for (const filter of [
+      kept,
+      { ...kept, type: "document.issued" as const },
+      { ...kept, documentUuid: original.uuid },
+    ]) {
+      await pageOfEvents(db, filter, undefined, 11);
+      await pageOfEvents(db, filter, planEvent.id, 11);
+      await pageOfEvents(db, filter, planEvent, 11);
+    }
+  },
+  findEventDeliveries: (db) =>
+    findEventDeliveries(db, by.credentialId, planEvent.id, NOW - HOUR_MS),
+  async redeliverEvent(db) {
+    const event = { id: planEvent.id, createdSince: NOW - HOUR_MS };
+    await redeliverEvent(db, by.credentialId, event, NOW);
+    await redeliverEvent(
+      db,
+      by.credentialId,
+      { ...event, endpointId: "we_plan" },
+      NOW,
+    );
+  },
   async insertCredentialBeside(db) {
     const { row } = await newCredential({
       organizationId: "org_plan",

@@ -10,10 +10,13 @@ import { documentPdfOperation } from "./document-pdf";
 import { documentQrCodeOperation } from "./document-qr-code";
 import { documentStatusOperation } from "./document-status";
 import { getDocumentOperation } from "./get-document";
+import { getEventOperation } from "./get-event";
 import { getWebhookEndpointOperation } from "./get-webhook-endpoint";
 import { listDocumentsOperation } from "./list-documents";
+import { listEventsOperation } from "./list-events";
 import { listWebhookEndpointsOperation } from "./list-webhook-endpoints";
 import { QR_LINK_OPERATIONS } from "./qr-links";
+import { redeliverEventOperation } from "./redeliver-event";
 import { rotateWebhookSecretOperation } from "./rotate-webhook-secret";
 import { testWebhookEndpointOperation } from "./test-webhook-endpoint";
 import { updateWebhookEndpointOperation } from "./update-webhook-endpoint";
@@ -43,6 +46,9 @@ export const OPERATIONS: readonly Operation[] = [
   deleteWebhookEndpointOperation,
   rotateWebhookSecretOperation,
   testWebhookEndpointOperation,
+  listEventsOperation,
+  getEventOperation,
+  redeliverEventOperation,
   createDemoTokenOperation,
   ...QR_LINK_OPERATIONS,
 ];
