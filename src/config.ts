@@ -92,6 +92,8 @@ const settingsSchema = z.object({
   QR_KEYRING: keyring("QR_KEYRING"),
   // Unset: the operations API does not exist (404), the rest works.
   SUPPORT_KEYRING: keyring("SUPPORT_KEYRING").optional(),
+  // Seals the webhook endpoints' signing secrets (docs/webhooks.md).
+  WEBHOOK_KEYRING: keyring("WEBHOOK_KEYRING").optional(),
   // Set while a rebalance runs (docs/scale.md "Adding shards"): the shard
   // count before DB_{SHARDS_BEFORE} … were bound; empty otherwise.
   SHARDS_BEFORE: z
@@ -128,6 +130,8 @@ export interface Config {
   demo: DemoConfig;
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
+  /** The keyring of the webhook endpoints' signing secrets; null when unset. */
+  webhookKeyring: Keyring | null;
   ops: OpsConfig;
   /** The shard count before a rebalance still running; null when none runs. */
   shardsBefore: number | null;
@@ -187,6 +191,7 @@ export function readConfig(vars: Record<string, unknown>): Config {
     },
     pdfKeyring: env.PDF_KEYRING,
     qrKeyring: env.QR_KEYRING,
+    webhookKeyring: env.WEBHOOK_KEYRING ?? null,
     ops: {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,

@@ -42,6 +42,8 @@ export function createServices(
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     eventQueue: createEventQueue(env.EVENTS),
+    webhookKeyring: config.webhookKeyring,
+    sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
     demo: config.demo,
   };
 }

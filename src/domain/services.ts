@@ -21,6 +21,9 @@ export interface EventQueue {
   ): Promise<void>;
 }
 
+/** Posts one webhook delivery and answers the receiver's response (src/domain/events/deliver.ts). */
+export type SendWebhook = (request: Request) => Promise<Response>;
+
 /**
  * Everything the rules use, passed in so that tests and fault injection can
  * hand over other ones.
@@ -45,6 +48,9 @@ export interface Services {
   rateLimits: RateLimits;
   /** Where events are announced for their relay and deliveries (src/domain/events). */
   eventQueue: EventQueue;
+  /** Opens the webhook endpoints' signing secrets; null when WEBHOOK_KEYRING is unset. */
+  webhookKeyring: Keyring | null;
+  sendWebhook: SendWebhook;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../../fixtures/requests";
 import {
+  type DocumentResultBody,
   deletion,
   issueDemoDocument,
   qrPath,
@@ -39,12 +40,12 @@ describe("the events a document's facts write, in the batch that commits them", 
     // An identical retry issues nothing, so it has no event.
     expect((await api.create(fullRequest())).status).toBe(200);
     clock.advance(MINUTE);
-    const correction = await (
+    const correction = (await (
       await api.rectify(document.uuid, {
         ...fullRequest(),
         reference: "PED-2026-0001-R1",
       })
-    ).json();
+    ).json()) as DocumentResultBody;
     clock.advance(MINUTE);
     expect((await request(qrPath(correction.url))).status).toBe(200);
     clock.advance(MINUTE);
