@@ -1,7 +1,7 @@
 import type { Clock } from "./clock";
 import type { Credential } from "./domain/authenticate";
 import type { RenderPdf } from "./domain/documents/render-port";
-import type { Services } from "./domain/services";
+import type { SendWebhook, Services } from "./domain/services";
 
 /** What the app takes from outside, so that tests can pass other ones in. */
 export interface AppDependencies {
@@ -9,6 +9,8 @@ export interface AppDependencies {
   renderPdf: RenderPdf;
   /** The Workers cache of settled QR downloads; `caches.default` unless told. */
   edgeCache?: Cache;
+  /** What posts a webhook delivery; the global `fetch` unless told (tests record). */
+  sendWebhook?: SendWebhook;
 }
 
 /**

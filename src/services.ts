@@ -53,6 +53,7 @@ export function createServices(
       },
       allowLoopbackHttp: config.webhooks.allowLoopbackHttp,
     },
+    sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
     demo: config.demo,
   };
 }

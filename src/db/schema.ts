@@ -370,6 +370,10 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    // An endpoint disabled after 3 days of failures fails its pending ones.
+    index("webhook_deliveries_endpoint_idx")
+      .on(t.endpointId)
+      .where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_created_at_idx").on(t.createdAt),
   ],
 );
@@ -387,7 +391,8 @@ export const webhookAttempts = sqliteTable(
     attemptedAt: integer("attempted_at").notNull(),
     // The endpoint's HTTP status, or null when no answer came (see error).
     statusCode: integer("status_code"),
-    // Why no answer came: "timeout", "connection", "redirect"…; null when one did.
+    // "timeout" or "connection" when no answer came, "redirect" for a 3xx
+    // (never followed); null otherwise.
     error: text("error"),
     durationMs: integer("duration_ms").notNull(),
   },

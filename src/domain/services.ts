@@ -22,6 +22,9 @@ export interface EventQueue {
   ): Promise<void>;
 }
 
+/** Posts one webhook delivery and answers the receiver's response (src/domain/events/deliver.ts). */
+export type SendWebhook = (request: Request) => Promise<Response>;
+
 /**
  * Everything the rules use, passed in so that tests and fault injection can
  * hand over other ones.
@@ -48,6 +51,7 @@ export interface Services {
   eventQueue: EventQueue;
   /** The webhooks' secrets keyring and the URLs this deployment delivers to. */
   webhooks: WebhookSettings;
+  sendWebhook: SendWebhook;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

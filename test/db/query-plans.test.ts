@@ -44,6 +44,13 @@ import {
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import { purgeEventsBefore } from "../../src/db/event-purge";
+import {
+  findStaleUnrelayedDocuments,
+  findUnrelayedEvents,
+  markRelayed,
+  relayToHome,
+} from "../../src/db/event-relay";
 import {
   findEventDeliveries,
   pageOfEvents,
@@ -92,6 +99,12 @@ import {
   reservationsBeforeSharding,
   summariesBeforeSharding,
 } from "../../src/db/shard-upgrade";
+import {
+  failDelivery,
+  findDelivery,
+  findOverdueDeliveries,
+  recordAttempt,
+} from "../../src/db/webhook-deliveries";
 import { newCredential } from "../../src/domain/api-keys";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { documentRow } from "../helpers/documents";
@@ -195,6 +208,11 @@ const opsCall = {
 /** A rebalance's page: every row of the exercise's shard at once. */
 const PAGE = { rows: 100, bytes: 1_000_000 };
 const pdfNote = { objectKey: "documents/plan-original.pdf", createdAt: NOW };
+const planDelivery = {
+  eventId: "evt_plan",
+  endpointId: "we_plan",
+  credentialId: by.credentialId,
+};
 
 /**
  * Every exported query function of src/db, in an order that gives each one
@@ -454,6 +472,52 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }
   },
   copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
+  findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
+  findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
+  async relayToHome(db) {
+    await db.run(
+      sql`INSERT INTO webhook_endpoints (id, credential_id, url, event_types, enabled, secret, created_at, updated_at)
+          VALUES ('we_plan', ${by.credentialId}, 'https://plan.test/', '["*"]', 1, 'sealed', ${NOW}, ${NOW})`,
+    );
+    const events = await findUnrelayedEvents(db, [original.uuid]);
+    expect(events.length).toBeGreaterThan(0);
+    const { deliveries } = await relayToHome(db, by.credentialId, events, NOW);
+    expect(deliveries.length).toBeGreaterThan(0);
+  },
+  markRelayed: async (db) =>
+    markRelayed(
+      db,
+      (await findUnrelayedEvents(db, [original.uuid])).map((row) => row.id),
+      NOW,
+    ),
+  findOverdueDeliveries: (db) => findOverdueDeliveries(db, NOW + 1, 50),
+  async findDelivery(db) {
+    const [due] = await findOverdueDeliveries(db, NOW + 1, 1);
+    const found = await findDelivery(db, due ?? planDelivery);
+    expect(found.delivery).not.toBeNull();
+  },
+  async recordAttempt(db) {
+    const [due] = await findOverdueDeliveries(db, NOW + 1, 1);
+    const attempt = {
+      ...(due ?? planDelivery),
+      attemptedAt: NOW,
+      statusCode: 500,
+      error: null,
+      durationMs: 5,
+    };
+    await recordAttempt(db, attempt, {
+      status: "pending",
+      nextAttemptAt: NOW + 5000,
+      disableIfFailingSince: NOW,
+    });
+    await recordAttempt(
+      db,
+      { ...attempt, statusCode: 200 },
+      { status: "delivered", nextAttemptAt: null, disableIfFailingSince: null },
+    );
+  },
+  failDelivery: (db) => failDelivery(db, planDelivery, NOW),
+  purgeEventsBefore: (db) => purgeEventsBefore(db, NOW, 100),
 };
 
 /** The statements each exercise sent, by the SQL text. */

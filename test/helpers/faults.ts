@@ -256,6 +256,16 @@ export const d1Lost = (
   });
 };
 
+/**
+ * The bindings with every D1 call whose SQL matches `sql` refused before it
+ * is applied (an outage), the others sent as they are.
+ */
+export const d1Refuses = (sql: RegExp): Env =>
+  interposed(async (statements, run) => {
+    if (matching(statements, sql)) throw new Error(D1_OUTAGE);
+    return run();
+  });
+
 /** The bindings with D1 unreachable for every call after the first whose SQL matches `sql`. */
 export const d1DownAfter = (sql: RegExp): Env => {
   let down = false;
