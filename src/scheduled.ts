@@ -4,12 +4,12 @@ import { archiveDocuments } from "./domain/documents/archive-documents";
 import { finishStaleDeletions } from "./domain/documents/finish-deletion";
 import { settleCorrectionReservations } from "./domain/documents/settle-correction-reservations";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
-import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import { purgeOldEvents } from "./domain/events/purge-events";
 import {
   announceLostEvents,
   resendLostDeliveries,
 } from "./domain/events/recover";
+import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
 import { logFailure } from "./failure-log";

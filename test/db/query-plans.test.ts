@@ -44,6 +44,11 @@ import {
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import {
+  findEventDeliveries,
+  pageOfEvents,
+  redeliverEvent,
+} from "../../src/db/event-log";
 import { purgeEventsBefore } from "../../src/db/event-purge";
 import {
   findStaleUnrelayedDocuments,
@@ -51,11 +56,6 @@ import {
   markRelayed,
   relayToHome,
 } from "../../src/db/event-relay";
-import {
-  findEventDeliveries,
-  pageOfEvents,
-  redeliverEvent,
-} from "../../src/db/event-log";
 import { deleteRowsBefore } from "../../src/db/old-rows";
 import {
   finishOpsCall,
