@@ -171,7 +171,9 @@ export async function deleteEndpoint(
         and(
           eq(webhookDeliveries.endpointId, id),
           eq(webhookDeliveries.credentialId, credentialId),
-          eq(webhookDeliveries.status, "pending"),
+          // Written as the partial index says it: a bound parameter would
+          // not let SQLite use webhook_deliveries_endpoint_idx.
+          sql`${webhookDeliveries.status} = 'pending'`,
         ),
       ),
   ]);

@@ -105,6 +105,15 @@ import {
   findOverdueDeliveries,
   recordAttempt,
 } from "../../src/db/webhook-deliveries";
+import {
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpointUnderLimit,
+  insertPing,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from "../../src/db/webhook-endpoints";
 import { newCredential } from "../../src/domain/api-keys";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { documentRow } from "../helpers/documents";
@@ -141,11 +150,29 @@ const NO_SQL: Record<string, string> = {
   noDocumentEventYet: "builds a condition",
   subscribesTo: "builds a condition",
   insertDocumentEventIf: "builds a statement of its caller's batch",
+  literalRow: "builds a select of literal values",
 };
 
 const NOW = 1_800_000_000_000;
 const HOUR_MS = 3_600_000;
 const by = { credentialId: "cred_plan", requestId: "req_plan" };
+
+/** A webhook endpoint of the plan's credential. */
+const planEndpoint = {
+  id: "we_plan",
+  credentialId: by.credentialId,
+  url: "https://receiver.example/webhooks",
+  eventTypes: ["*"],
+  description: null,
+  enabled: true,
+  disabledReason: null,
+  failingSince: null,
+  secret: "v1:sealed",
+  previousSecret: null,
+  previousSecretExpiresAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+};
 
 const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
   documentRow({
@@ -344,6 +371,35 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     deletePendingDeletionMarks(db, [deletable.uuid]),
   deleteUndoneDeletionMarks: async (db) =>
     deleteUndoneDeletionMarks(db, [deletable.uuid]),
+  insertEndpointUnderLimit: async (db) =>
+    insertEndpointUnderLimit(db, planEndpoint, 16),
+  listEndpoints: async (db) => listEndpoints(db, by.credentialId),
+  findEndpoint: async (db) => findEndpoint(db, by.credentialId, "we_plan"),
+  updateEndpoint: async (db) =>
+    updateEndpoint(db, by.credentialId, "we_plan", { enabled: true }, NOW),
+  rotateEndpointSecret: async (db) =>
+    rotateEndpointSecret(db, by.credentialId, "we_plan", {
+      sealed: "v1:sealed-2",
+      previousExpiresAt: NOW + 24 * HOUR_MS,
+      now: NOW,
+    }),
+  insertPing: async (db) =>
+    insertPing(db, {
+      id: "evt_0000000000000000000000ff",
+      type: "ping",
+      credentialId: by.credentialId,
+      environment: "test",
+      createdAt: NOW,
+      documentUuid: null,
+      reference: null,
+      rectifiesUuid: null,
+      documentCreatedAt: null,
+      transportDate: null,
+      firstAccess: null,
+      endpointId: "we_plan",
+    }),
+  deleteEndpoint: async (db) =>
+    deleteEndpoint(db, by.credentialId, "we_plan", NOW),
   deletePendingPdfObject: async (db) =>
     deletePendingPdfObject(db, pdfNote.objectKey),
   findStalePendingPdfObjects: async (db) =>
