@@ -6,7 +6,7 @@
 const LAYERS = [
   [
     "entry",
-    ["^src/(index|edge|app|api-app|edge-app|scheduled|services)\\.ts$"],
+    ["^src/(index|edge|app|api-app|edge-app|scheduled|queue|services)\\.ts$"],
   ],
   ["http", ["^src/http/"]],
   ["app-environment", ["^src/(env|config)\\.ts$"]],

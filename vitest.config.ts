@@ -48,6 +48,7 @@ export default defineConfig({
                 PDF_KEYRING: testKeyring("test-pdf-key"),
                 QR_KEYRING: testKeyring("test-qr-key"),
                 SUPPORT_KEYRING: testKeyring("test-support-key"),
+                WEBHOOK_KEYRING: testKeyring("test-webhook-key"),
                 // Read only: the round-trip test compares its table with
                 // this text; `npm run roundtrips:table` rewrites the file.
                 PERFORMANCE_DOC_TEXT: await readFile(PERFORMANCE_DOC, "utf8"),

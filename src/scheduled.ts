@@ -4,6 +4,12 @@ import { archiveDocuments } from "./domain/documents/archive-documents";
 import { finishStaleDeletions } from "./domain/documents/finish-deletion";
 import { settleCorrectionReservations } from "./domain/documents/settle-correction-reservations";
 import { sweepOrphanPdfs } from "./domain/documents/sweep-orphan-pdfs";
+import { purgeOldEvents } from "./domain/events/purge-events";
+import {
+  announceLostEvents,
+  resendLostDeliveries,
+} from "./domain/events/recover";
+import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
 import { logFailure } from "./failure-log";
@@ -31,8 +37,11 @@ async function attempt<T>(
  * The cron work of wrangler.toml's `[triggers]`, in the order of
  * cron-budget.ts, each task within its own share of the invocation's D1
  * queries: finishing deletions (list entries, PDF objects), settling issues
- * that never finished (their PDFs or list entries), archiving the documents
- * past their read window to R2, removing expired demo sessions.
+ * that never finished (their PDFs or list entries), sending again the
+ * messages of events and deliveries that were lost, archiving the
+ * documents past their read window to R2, purging the events past their
+ * retention, removing expired demo sessions, then the operations API's
+ * calls past their retention.
  */
 export const createScheduledHandler =
   (dependencies: AppDependencies): ExportedHandlerScheduledHandler<Env> =>
@@ -53,11 +62,23 @@ export const createScheduledHandler =
           share(CRON_QUERY_SHARES.correctionReservations),
         ),
     );
+    const lostEvents = await attempt("lost_events", () =>
+      announceLostEvents(services, share(CRON_QUERY_SHARES.lostEvents)),
+    );
+    const lostDeliveries = await attempt("lost_deliveries", () =>
+      resendLostDeliveries(services, share(CRON_QUERY_SHARES.lostDeliveries)),
+    );
     const archive = await attempt("archive", () =>
       archiveDocuments(services, share(CRON_QUERY_SHARES.archive)),
     );
+    const eventPurge = await attempt("event_purge", () =>
+      purgeOldEvents(services, share(CRON_QUERY_SHARES.eventPurge)),
+    );
     const demoSessions = await attempt("demo_sessions", () =>
       purgeExpiredDemoSessions(services, share(CRON_QUERY_SHARES.demoSessions)),
+    );
+    const opsCalls = await attempt("ops_calls", () =>
+      pruneOpsCalls(services, share(CRON_QUERY_SHARES.opsCalls)),
     );
     console.log(
       JSON.stringify({
@@ -65,8 +86,12 @@ export const createScheduledHandler =
         staleDeletions,
         orphanPdfs,
         correctionReservations,
+        lostEvents,
+        lostDeliveries,
         archive,
+        eventPurge,
         demoSessions,
+        opsCalls,
       }),
     );
   };

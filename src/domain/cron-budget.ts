@@ -4,16 +4,24 @@
 // protects users first: unfinished deletions (a deleted document's list
 // entry and PDF object), then unfinished issues (a committed document's list
 // entry), corrections' reservations no attempt holds any more (a reference
-// blocked), the archiver, the demo purge. A batch counts each of its
-// statements; a round is counted at its most before it is made. The 50 left
+// blocked), events whose announcement was lost and deliveries whose message
+// was (a caller's webhooks), the archiver, the events past their retention,
+// the demo purge, the operations API's old calls. A batch counts each of its
+// statements; a round is counted at its most before it is made. The 10 left
 // over are a margin.
 export const CRON_QUERY_LIMIT = 1000;
 export const CRON_QUERY_SHARES = {
   staleDeletions: 150,
   orphanPdfs: 150,
   correctionReservations: 50,
-  archive: 500,
+  lostEvents: 35,
+  lostDeliveries: 35,
+  // At 32 shards, 13 a shard: three rounds of 50 documents after the
+  // summaries' delete, more than the busiest hour brings (docs/scale.md).
+  archive: 420,
+  eventPurge: 40,
   demoSessions: 100,
+  opsCalls: 10,
 } as const;
 
 /** What one round of a task costs in D1 queries, and how many rows it takes at most. */
@@ -92,3 +100,13 @@ export async function inRounds<S>(
   }
   return finished;
 }
+
+/**
+ * `shards`, starting at the one the minute of `now` names (modulo their
+ * count): a task whose share cannot visit every shard in one run starts
+ * each run elsewhere, so that every shard gets its visits.
+ */
+export const shardsInTurn = <S>(shards: readonly S[], now: number): S[] => {
+  const first = Math.floor(now / 60_000) % shards.length;
+  return [...shards.slice(first), ...shards.slice(0, first)];
+};

@@ -147,14 +147,15 @@ async function unpackPreviousRelease(): Promise<string> {
 
 /**
  * A checkout of this commit with the previous release's keyrings, and a
- * support keyring (production gets one before the deploy that brings the
- * operations API). Returns its support secret.
+ * support keyring and a webhook keyring (production gets them before the
+ * deploy that brings the operations API and the webhooks). Returns its
+ * support secret.
  */
 async function checkoutWithReleaseKeyrings(checkout: string): Promise<string> {
   const support = newKeyring();
   await checkoutWithDevVars(
     checkout,
-    `${await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8")}\nSUPPORT_KEYRING='${support}'\n`,
+    `${await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8")}\nSUPPORT_KEYRING='${support}'\nWEBHOOK_KEYRING='${newKeyring()}'\n`,
   );
   const { current, keys } = JSON.parse(support) as {
     current: string;
@@ -229,33 +230,45 @@ afterAll(async () => {
   }
 });
 
+// A limit for a hang, not for pace: migrating every shard or uploading the
+// fonts runs wrangler once per shard or file, slow on a small, loaded machine.
+const STEP_LIMIT_MS = 300_000;
+
 describe("npm run deploy's steps with the previous release serving", () => {
   it("the previous release serves its documents before the deploy", async () => {
     if (!previous) throw new Error("no previous release");
     await expectServes(previous, "DEP-BEFORE");
   });
 
-  it("expand: every shard migrated, and the previous release still serves", async () => {
-    if (!previous) throw new Error("no previous release");
-    await runStep("expand");
-    const migrations = (await readdir(join(REPO, "migrations")))
-      .filter((file) => file.endsWith(".sql"))
-      .sort();
-    // The release's migrations are the first of this commit's, none changed.
-    expect(migrations.slice(0, release.migrations.length)).toEqual(
-      release.migrations,
-    );
-    for (const applied of await appliedMigrations()) {
-      expect(applied).toEqual(migrations);
-    }
-    await expectServes(previous, "DEP-MIGRATED");
-  });
+  it(
+    "expand: every shard migrated, and the previous release still serves",
+    async () => {
+      if (!previous) throw new Error("no previous release");
+      await runStep("expand");
+      const migrations = (await readdir(join(REPO, "migrations")))
+        .filter((file) => file.endsWith(".sql"))
+        .sort();
+      // The release's migrations are the first of this commit's, none changed.
+      expect(migrations.slice(0, release.migrations.length)).toEqual(
+        release.migrations,
+      );
+      for (const applied of await appliedMigrations()) {
+        expect(applied).toEqual(migrations);
+      }
+      await expectServes(previous, "DEP-MIGRATED");
+    },
+    STEP_LIMIT_MS,
+  );
 
-  it("fonts: the previous release still serves", async () => {
-    if (!previous) throw new Error("no previous release");
-    await runStep("fonts");
-    await expectServes(previous, "DEP-FONTS");
-  });
+  it(
+    "fonts: the previous release still serves",
+    async () => {
+      if (!previous) throw new Error("no previous release");
+      await runStep("fonts");
+      await expectServes(previous, "DEP-FONTS");
+    },
+    STEP_LIMIT_MS,
+  );
 
   it("switch: this commit's Worker serves everything, beside the previous one", async () => {
     if (!previous) throw new Error("no previous release");

@@ -179,6 +179,15 @@ describe("wrangler.edge.toml", () => {
         },
       ]);
       expect(edge.secrets).toEqual({ required: ["PDF_KEYRING", "QR_KEYRING"] });
+      // The support secret and the webhook keyring are the API Worker's alone.
+      expect(api.secrets).toEqual({
+        required: [
+          "PDF_KEYRING",
+          "QR_KEYRING",
+          "SUPPORT_KEYRING",
+          "WEBHOOK_KEYRING",
+        ],
+      });
       expect(edge.assets?.binding).toBe("ASSETS");
       expect(api.assets).toBeUndefined();
       expect(edge.triggers.crons ?? []).toEqual([]);

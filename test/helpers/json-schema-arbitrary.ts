@@ -31,6 +31,7 @@ export interface JsonSchema {
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
+  minProperties?: number;
 }
 
 type Resolve = (ref: string) => JsonSchema;
@@ -50,6 +51,11 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
         noInvalidDate: true,
       })
       .map((date) => date.toISOString().slice(0, 10));
+  }
+  if (schema.format === "uri") {
+    return fc
+      .webUrl({ withQueryParameters: true, withFragments: true })
+      .filter((url) => codePoints(url) <= maxLength);
   }
   const text = schema.pattern
     ? fc.stringMatching(new RegExp(schema.pattern, "u"))
@@ -164,7 +170,9 @@ function objectOf(
       { requiredKeys: required },
     );
   const required = schema.required ?? [];
-  if (together.length === 0) return record(required);
+  const enough = (value: object) =>
+    Object.keys(value).length >= (schema.minProperties ?? 0);
+  if (together.length === 0) return record(required).filter(enough);
   return fc.oneof(
     record([...required, ...together]),
     record(required).map((value) => {

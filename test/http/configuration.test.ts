@@ -58,6 +58,7 @@ describe("a malformed configuration", () => {
   it.each([
     ["DEMO_TOKENS_PER_MINUTE", "ten"],
     ["DEMO_DOCUMENTS_PER_TOKEN", "0"],
+    ["DEMO_REQUESTS_PER_MINUTE", "300 a minute"],
     ["MAX_BODY_BYTES", "-1"],
     ["MAX_DEMO_BODY_BYTES", "32 KiB"],
     ["DEMO_ENABLED", "yes"],

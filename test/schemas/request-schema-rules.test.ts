@@ -1,20 +1,19 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fullRequest, type RequestBody } from "../../fixtures/requests";
-import { apiDocument } from "../../src/http/routes/openapi";
 import { positiveDecimal } from "../../src/schemas/decimal";
 import { deleteRequestSchema } from "../../src/schemas/delete-request";
 import { documentRequestSchema } from "../../src/schemas/document-request";
+import { indexedApiDocument } from "../helpers/indexed-document";
 
 // The request schemas of the OpenAPI document state every rule JSON Schema
 // can state: for bodies that break none of the rules it cannot (check
 // characters, plate formats), the document and the service agree.
 
-const document = structuredClone(apiDocument()) as unknown as Schema & {
+const { document, lookup } = indexedApiDocument<{
   components: { schemas: Record<string, Schema> };
-};
-const lookup = dereference(document);
+}>();
 const documentAccepts = (name: string, body: unknown): boolean =>
   validate(body, document.components.schemas[name] as Schema, "2020-12", lookup)
     .valid;

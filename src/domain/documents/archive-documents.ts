@@ -1,9 +1,6 @@
-import {
-  deleteStaleSummaries,
-  findDocumentsToArchive,
-  markArchived,
-} from "../../db/archive";
+import { findDocumentsToArchive, markArchived } from "../../db/archive";
 import type { Database } from "../../db/client";
+import { deleteRowsBefore } from "../../db/old-rows";
 import {
   inRounds,
   type QueryBudget,
@@ -64,7 +61,12 @@ export async function archiveDocuments(
   let summaries = 0;
   for (const shard of services.shards) {
     if (!budget.take(1)) break;
-    summaries += await deleteStaleSummaries(shard, before, SUMMARY_SWEEP_SIZE);
+    summaries += await deleteRowsBefore(
+      shard,
+      "document_summaries",
+      before,
+      SUMMARY_SWEEP_SIZE,
+    );
   }
   const documents = await inRounds(
     budget,

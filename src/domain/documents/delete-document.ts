@@ -9,6 +9,7 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
+import { announceEvents } from "../events/announce";
 import type { Services } from "../services";
 import {
   findMoving,
@@ -157,7 +158,10 @@ export async function deleteDocument(
         requestId: services.requestId,
       }),
   );
-  if (deleted) return;
+  if (deleted) {
+    announceEvents(services, [uuid]);
+    return;
+  }
   // A QR access, a correction or another deletion landed between the read
   // and the commit.
   const current = await findDocument(services, uuid);
