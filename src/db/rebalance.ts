@@ -48,11 +48,26 @@ const EVENT_COLUMNS = [
   "endpoint_id",
 ] as const;
 
-/** An upsert keeping the copy written last (its `updated_at`). */
-const newestWins = (key: string, columns: readonly string[]): string =>
-  `ON CONFLICT (${key}) DO UPDATE SET ${columns
+/**
+ * The move of a table whose rows change in place: the copy written last
+ * (its `updated_at`) wins, with every column but those a row is created
+ * with (its key, owner and creation time).
+ */
+const newestWins = (
+  key: readonly string[],
+  columns: readonly string[],
+): TableMove => ({
+  columns,
+  onConflict: `ON CONFLICT (${key.join(", ")}) DO UPDATE SET ${columns
+    .filter(
+      (column) =>
+        !key.includes(column) &&
+        column !== "credential_id" &&
+        column !== "created_at",
+    )
     .map((column) => `${column} = excluded.${column}`)
-    .join(", ")} WHERE excluded.updated_at > updated_at`;
+    .join(", ")} WHERE excluded.updated_at > updated_at`,
+});
 
 export const MOVES = {
   credentials: {
@@ -140,8 +155,9 @@ export const MOVES = {
   // home shard. Events never change; an endpoint's or a delivery's newest
   // write (updated_at) wins; an attempt is recognised by what it says.
   events: { columns: EVENT_COLUMNS, onConflict: "ON CONFLICT DO NOTHING" },
-  webhook_endpoints: {
-    columns: [
+  webhook_endpoints: newestWins(
+    ["id"],
+    [
       "id",
       "credential_id",
       "url",
@@ -156,21 +172,10 @@ export const MOVES = {
       "created_at",
       "updated_at",
     ],
-    onConflict: newestWins("id", [
-      "url",
-      "event_types",
-      "description",
-      "enabled",
-      "disabled_reason",
-      "failing_since",
-      "secret",
-      "previous_secret",
-      "previous_secret_expires_at",
-      "updated_at",
-    ]),
-  },
-  webhook_deliveries: {
-    columns: [
+  ),
+  webhook_deliveries: newestWins(
+    ["event_id", "endpoint_id"],
+    [
       "event_id",
       "endpoint_id",
       "credential_id",
@@ -180,13 +185,7 @@ export const MOVES = {
       "created_at",
       "updated_at",
     ],
-    onConflict: newestWins("event_id, endpoint_id", [
-      "status",
-      "attempts",
-      "next_attempt_at",
-      "updated_at",
-    ]),
-  },
+  ),
   webhook_attempts: {
     columns: [
       "event_id",

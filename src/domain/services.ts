@@ -15,7 +15,7 @@ import type { WebhookSettings } from "./webhooks/webhook-settings";
 export type Background = (task: string, work: Promise<unknown>) => void;
 
 /** The events queue: each message sent, or the call throws (its answer may be lost after it was sent). */
-export interface EventQueue {
+interface EventQueue {
   send(
     messages: readonly EventMessage[],
     options?: { delaySeconds?: number },

@@ -1,3 +1,4 @@
+import { fromBase64, toBase64 } from "../base64";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // A webhook endpoint's signing secret as stored: "<key version>:<base64 of
@@ -10,12 +11,6 @@ const encoder = new TextEncoder();
 
 const importKey = (raw: Uint8Array) =>
   crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
-
-const toBase64 = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes));
-
-const fromBase64 = (text: string): Uint8Array =>
-  Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 
 /** `secret` sealed for the endpoint `endpointId` under the keyring's current version. */
 export async function sealWebhookSecret(

@@ -14,6 +14,7 @@ import { homeShard } from "../../src/domain/shard-routing";
 import type { EventMessage } from "../../src/schemas/event-message";
 import { createCredential, type TestCredential } from "./credentials";
 import { shards } from "./shards";
+import { withQueue } from "./webhook-endpoints";
 import { type Call, fromIp } from "./worker";
 
 // Rows of a credential's event log, straight into its home shard, as the
@@ -149,17 +150,7 @@ export function recordingQueue(
   options: { failing?: boolean } = {},
 ): { bindings: Env; sent: EventMessage[] } {
   const sent: EventMessage[] = [];
-  const EVENTS = {
-    async send(body: EventMessage) {
-      if (options.failing) throw new Error("Queue send failed");
-      sent.push(body);
-    },
-    async sendBatch(messages: Iterable<MessageSendRequest<EventMessage>>) {
-      if (options.failing) throw new Error("Queue send failed");
-      for (const message of messages) sent.push(message.body);
-    },
-  } as unknown as Queue<EventMessage>;
-  return { bindings: { ...env, EVENTS }, sent };
+  return { bindings: withQueue(sent, env, options), sent };
 }
 
 /** A demo token valid at `now`, and `request` from the IP it is bound to. */

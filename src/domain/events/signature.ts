@@ -1,3 +1,5 @@
+import { fromBase64, toBase64 } from "../../base64";
+
 // Standard Webhooks (https://www.standardwebhooks.com): a secret is "whsec_"
 // and the base64 of its key; a delivery is signed over
 // "<webhook-id>.<webhook-timestamp>.<body>" with HMAC-SHA256, and its
@@ -7,9 +9,6 @@
 const SECRET_PREFIX = "whsec_";
 // At least 24 random bytes, as the spec recommends; 32, like the keyrings'.
 const SECRET_BYTES = 32;
-
-const toBase64 = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes));
 
 /** A new signing secret, `whsec_` and the base64 of 32 random bytes. */
 export const newSigningSecret = (): string =>
@@ -26,10 +25,7 @@ export async function signatureHeader(
   );
   const signatures = await Promise.all(
     secrets.map(async (secret) => {
-      const raw = Uint8Array.from(
-        atob(secret.slice(SECRET_PREFIX.length)),
-        (char) => char.charCodeAt(0),
-      );
+      const raw = fromBase64(secret.slice(SECRET_PREFIX.length));
       const key = await crypto.subtle.importKey(
         "raw",
         raw,
