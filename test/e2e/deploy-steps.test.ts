@@ -11,6 +11,7 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout } from "node:timers/promises";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -105,28 +106,51 @@ async function issue(
 }
 
 /**
+ * `read`'s answer, read again after a second while it is a 503, up to five
+ * times, as a client retries one. The two local Workers share this state's
+ * SQLite files, which lock each other out for a moment (SQLITE_BUSY, a 503
+ * with Retry-After) while one writes, where D1 serves both.
+ */
+async function readRetrying(read: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await read();
+    if (response.status !== 503 || attempt === 5) return response;
+    await response.body?.cancel();
+    await setTimeout(1000);
+  }
+}
+
+/**
  * What a user sees from `worker`: every document issued so far by its QR
  * link (the same bytes), by uuid and by reference, the deleted one gone;
  * and a new document, whose QR link serves it.
  */
 async function expectServes(worker: LocalWorker, reference: string) {
   for (const document of issued) {
-    const scanned = await fetch(`${worker.origin}${document.qrPath}`);
+    const scanned = await readRetrying(() =>
+      fetch(`${worker.origin}${document.qrPath}`),
+    );
     expect(scanned.status, document.uuid).toBe(200);
     expect(sha256(await scanned.arrayBuffer())).toBe(document.pdfSha256);
-    const read = await api(worker, `/api/v1/documents/${document.uuid}`);
+    const read = await readRetrying(() =>
+      api(worker, `/api/v1/documents/${document.uuid}`),
+    );
     expect(read.status, document.uuid).toBe(200);
     if (document.reference) {
-      const byReference = await api(
-        worker,
-        `/api/v1/documents/ref/${document.reference}`,
+      const byReference = await readRetrying(() =>
+        api(worker, `/api/v1/documents/ref/${document.reference}`),
       );
       expect(byReference.status, document.reference).toBe(200);
     }
   }
-  expect((await fetch(`${worker.origin}${deleted.qrPath}`)).status).toBe(404);
+  const gone = await readRetrying(() =>
+    fetch(`${worker.origin}${deleted.qrPath}`),
+  );
+  expect(gone.status).toBe(404);
   const created = await issue(worker, reference);
-  const scanned = await fetch(`${worker.origin}${created.qrPath}`);
+  const scanned = await readRetrying(() =>
+    fetch(`${worker.origin}${created.qrPath}`),
+  );
   expect(sha256(await scanned.arrayBuffer())).toBe(created.pdfSha256);
 }
 
