@@ -141,14 +141,21 @@ export async function attemptDeliveries(
   services: DeliveryServices,
   due: readonly DueDelivery[],
 ): Promise<void> {
-  const records = await Promise.all(due.map((one) => attempt(services, one)));
-  const homes = grouped(
-    records.map((record, index) => ({
-      record,
-      home: (due[index] as DueDelivery).home,
-    })),
-    ({ home }) => home,
-  );
+  const attempted = (
+    await Promise.all(
+      due.map(async (one) => {
+        try {
+          return [{ home: one.home, record: await attempt(services, one) }];
+        } catch (error) {
+          // Not posted (its secret would not open): it stays due for the cron.
+          logFailure({ event: "webhook_attempt_failed" }, error);
+          return [];
+        }
+      }),
+    )
+  ).flat();
+  const records = attempted.map(({ record }) => record);
+  const homes = grouped(attempted, ({ home }) => home);
   await Promise.all(
     [...homes].map(([home, attempts]) =>
       recordAttempts(

@@ -29,15 +29,14 @@ interface Unrelayed {
  * Relays events to their credentials' home shards (one batch a home shard:
  * the events and their deliveries, written once whatever runs again), then
  * marks them relayed in the shards they were read from, only once their
- * home's batch committed. The deliveries created, due now. A home's batch
- * that fails leaves its events unrelayed for the next run (the message's
- * retry, or the cron's announcement), after the others were marked; then
- * it throws.
+ * home's batch committed. The deliveries created, due now, and the failure
+ * of a home's batch if one failed: its events stay unrelayed for the next
+ * run (the message's retry, or the cron's announcement).
  */
 async function relayEvents(
   services: Pick<DeliveryServices, "shards" | "clock">,
   unrelayed: readonly Unrelayed[],
-): Promise<DueDelivery[]> {
+): Promise<{ due: DueDelivery[]; failure: unknown }> {
   const now = services.clock.now();
   const homes = [
     ...grouped(unrelayed, ({ event }) =>
@@ -79,11 +78,12 @@ async function relayEvents(
       ),
     ),
   );
-  const failure = relayed.find((result) => result.status === "rejected");
-  if (failure) throw failure.reason;
-  return relayed.flatMap((result) =>
-    result.status === "fulfilled" ? result.value : [],
-  );
+  return {
+    due: relayed.flatMap((result) =>
+      result.status === "fulfilled" ? result.value : [],
+    ),
+    failure: relayed.find((result) => result.status === "rejected")?.reason,
+  };
 }
 
 /**
@@ -120,5 +120,8 @@ export async function relayDocumentEvents(
     )
   ).flat();
   if (unrelayed.length === 0) return;
-  await attemptDeliveries(services, await relayEvents(services, unrelayed));
+  const { due, failure } = await relayEvents(services, unrelayed);
+  await attemptDeliveries(services, due);
+  // The messages come back for what a failed home's batch left.
+  if (failure !== undefined) throw failure;
 }
