@@ -69,15 +69,15 @@ export interface NewDelivery {
 }
 
 /**
- * One credential's events written into its home shard, in one batch: each
- * event unless already there, and with it (only then) a pending delivery due
- * `now` to every endpoint of the credential that wants its type; then the
- * credential's enabled endpoints, read for the deliveries' attempts. So a
- * relay run again (a lost answer, a message sent twice) writes nothing twice.
+ * Events written into their credentials' home shard (this one), in one
+ * batch: each event unless already there, and with it (only then) a
+ * pending delivery due `now` to every endpoint of its credential that wants
+ * its type; then those credentials' enabled endpoints, read for the
+ * deliveries' attempts. So a relay run again (a lost answer, a message sent
+ * twice) writes nothing twice.
  */
 export async function relayToHome(
   db: Database,
-  credentialId: string,
   relayed: readonly EventRow[],
   now: number,
 ): Promise<{ deliveries: NewDelivery[]; endpoints: WebhookEndpointRow[] }> {
@@ -100,7 +100,7 @@ export async function relayToHome(
           .from(webhookEndpoints)
           .where(
             and(
-              eq(webhookEndpoints.credentialId, credentialId),
+              eq(webhookEndpoints.credentialId, event.credentialId),
               subscribesTo(event.type),
               notExists(
                 db
@@ -116,12 +116,13 @@ export async function relayToHome(
         eventId: webhookDeliveries.eventId,
         endpointId: webhookDeliveries.endpointId,
       });
+  const credentials = [...new Set(relayed.map((event) => event.credentialId))];
   const endpointsRead = db
     .select()
     .from(webhookEndpoints)
     .where(
       and(
-        eq(webhookEndpoints.credentialId, credentialId),
+        inArray(webhookEndpoints.credentialId, credentials),
         eq(webhookEndpoints.enabled, true),
       ),
     );

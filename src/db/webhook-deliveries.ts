@@ -1,4 +1,14 @@
-import { and, asc, eq, exists, lt, lte, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  eq,
+  exists,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  sql,
+} from "drizzle-orm";
 import type { DELIVERY_STATUSES } from "../schemas/event-result";
 import type { Database } from "./client";
 import {
@@ -77,24 +87,18 @@ export interface AttemptOutcome {
   disableIfFailingSince: number | null;
 }
 
-/**
- * Records an attempt in one batch: the attempt itself, its delivery's new
- * state (only while the delivery is still pending: a concurrent attempt may
- * have settled it), and the endpoint's.
- */
-export async function recordAttempt(
-  db: Database,
-  attempt: AttemptRow,
-  outcome: AttemptOutcome,
-): Promise<void> {
+/** An attempt with what it makes of its delivery. */
+export interface AttemptRecord {
+  attempt: AttemptRow;
+  outcome: AttemptOutcome;
+}
+
+/** The statements that record one attempt (recordAttempts). */
+function attemptStatements(db: Database, { attempt, outcome }: AttemptRecord) {
   const at = attempt.attemptedAt + attempt.durationMs;
   const endpoint = eq(webhookEndpoints.id, attempt.endpointId);
-  const disabled = and(
-    eq(webhookEndpoints.enabled, false),
-    eq(webhookEndpoints.disabledReason, "failing"),
-  );
   const { disableIfFailingSince } = outcome;
-  await db.batch([
+  return [
     db.insert(webhookAttempts).values(attempt),
     db
       .update(webhookDeliveries)
@@ -105,16 +109,17 @@ export async function recordAttempt(
         updatedAt: at,
       })
       .where(and(isDelivery(attempt), isPending)),
-    // A delivered attempt ends the endpoint's failures; a failed one starts them.
-    db
-      .update(webhookEndpoints)
-      .set({
-        failingSince:
-          outcome.status === "delivered"
-            ? null
-            : sql`coalesce(${webhookEndpoints.failingSince}, ${attempt.attemptedAt})`,
-      })
-      .where(endpoint),
+    // A delivered attempt ends the endpoint's failures; a failed one starts
+    // them (each a write only when it changes something).
+    outcome.status === "delivered"
+      ? db
+          .update(webhookEndpoints)
+          .set({ failingSince: null })
+          .where(and(endpoint, isNotNull(webhookEndpoints.failingSince)))
+      : db
+          .update(webhookEndpoints)
+          .set({ failingSince: attempt.attemptedAt })
+          .where(and(endpoint, isNull(webhookEndpoints.failingSince))),
     ...(disableIfFailingSince === null
       ? []
       : [
@@ -139,12 +144,34 @@ export async function recordAttempt(
                   db
                     .select({ one: sql`1` })
                     .from(webhookEndpoints)
-                    .where(and(endpoint, disabled)),
+                    .where(
+                      and(
+                        endpoint,
+                        eq(webhookEndpoints.enabled, false),
+                        eq(webhookEndpoints.disabledReason, "failing"),
+                      ),
+                    ),
                 ),
               ),
             ),
         ]),
-  ]);
+  ];
+}
+
+/**
+ * Records attempts of deliveries of this home shard in one batch: each
+ * attempt itself, its delivery's new state (only while the delivery is
+ * still pending: a concurrent attempt may have settled it), and its
+ * endpoint's.
+ */
+export async function recordAttempts(
+  db: Database,
+  records: readonly AttemptRecord[],
+): Promise<void> {
+  const [first, ...rest] = records.flatMap((record) =>
+    attemptStatements(db, record),
+  );
+  if (first) await db.batch([first, ...rest]);
 }
 
 /** A pending delivery that will not be attempted (its endpoint is gone or disabled) fails. */

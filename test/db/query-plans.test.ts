@@ -103,7 +103,7 @@ import {
   failDelivery,
   findDelivery,
   findOverdueDeliveries,
-  recordAttempt,
+  recordAttempts,
 } from "../../src/db/webhook-deliveries";
 import {
   deleteEndpoint,
@@ -537,7 +537,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     );
     const events = await findUnrelayedEvents(db, [original.uuid]);
     expect(events.length).toBeGreaterThan(0);
-    const { deliveries } = await relayToHome(db, by.credentialId, events, NOW);
+    const { deliveries } = await relayToHome(db, events, NOW);
     expect(deliveries.length).toBeGreaterThan(0);
   },
   markRelayed: async (db) =>
@@ -552,7 +552,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     const found = await findDelivery(db, due ?? planDelivery);
     expect(found.delivery).not.toBeNull();
   },
-  async recordAttempt(db) {
+  async recordAttempts(db) {
     const [due] = await findOverdueDeliveries(db, NOW + 1, 1);
     const attempt = {
       ...(due ?? planDelivery),
@@ -561,16 +561,24 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       error: null,
       durationMs: 5,
     };
-    await recordAttempt(db, attempt, {
-      status: "pending",
-      nextAttemptAt: NOW + 5000,
-      disableIfFailingSince: NOW,
-    });
-    await recordAttempt(
-      db,
-      { ...attempt, statusCode: 200 },
-      { status: "delivered", nextAttemptAt: null, disableIfFailingSince: null },
-    );
+    await recordAttempts(db, [
+      {
+        attempt,
+        outcome: {
+          status: "pending",
+          nextAttemptAt: NOW + 5000,
+          disableIfFailingSince: NOW,
+        },
+      },
+      {
+        attempt: { ...attempt, statusCode: 200 },
+        outcome: {
+          status: "delivered",
+          nextAttemptAt: null,
+          disableIfFailingSince: null,
+        },
+      },
+    ]);
   },
   failDelivery: (db) => failDelivery(db, planDelivery, NOW),
   purgeEventsBefore: (db) => purgeEventsBefore(db, NOW, 100),

@@ -1,7 +1,9 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { eventsHome } from "../../src/domain/events/home";
 import { eventSchema } from "../../src/schemas/event";
+import { CallLedger, countingBindings } from "../helpers/counting-bindings";
 import { createCredential } from "../helpers/credentials";
 import {
   type DocumentResultBody,
@@ -181,6 +183,35 @@ describe("webhook deliveries", () => {
     expect(await attemptsTo(owner.id, deletions.id)).toEqual([
       { status_code: 200, error: null },
     ]);
+  });
+
+  it("relays a batch's announcements together: one read a document shard, one batch and one record a home shard", async () => {
+    const world = webhookWorld(NOW);
+    const owner = await createCredential();
+    await insertEndpoint(owner.id, { createdAt: NOW });
+    const api = documentsApi(world.request(), owner.key);
+    for (let i = 0; i < 6; i++) {
+      await api.issue({ ...minimalRequest(), reference: null });
+    }
+    const ledger = new CallLedger();
+    const { calls } = await ledger.measureRequest(
+      () => world.consumeDue(countingBindings(env, ledger)),
+      async () => {},
+    );
+    expect(world.receiver.received).toHaveLength(6);
+    const labels = calls.map((call) => call.label);
+    const reads = labels.filter((label) => label === "D1 select event_outbox");
+    const marks = labels.filter((label) => label === "D1 update event_outbox");
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(shards.length);
+    expect(marks).toHaveLength(reads.length);
+    // The relay's batch (the endpoints, each event's deliveries and the
+    // event) and the attempts' record, in the credential's home shard.
+    expect(labels.filter((label) => label.startsWith("D1 batch"))).toEqual([
+      "D1 batch(13)",
+      "D1 batch(18)",
+    ]);
+    expect(labels).toHaveLength(2 * reads.length + 2);
   });
 
   it("tries a failing delivery again after the backoff, with the same webhook-id, until it is delivered", async () => {

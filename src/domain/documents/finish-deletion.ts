@@ -15,6 +15,7 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
+import { grouped } from "../grouped";
 import type { Services } from "../services";
 import { documentShard, homeShard } from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
@@ -31,22 +32,9 @@ const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 3, rows: 50 };
 
 type FinishServices = Pick<Services, "shards" | "clock" | "pdfs">;
 
-/** `items` grouped by the shard `shardOf` each. */
-function byShard<T>(
-  items: readonly T[],
-  shardOf: (item: T) => Database,
-): Map<Database, T[]> {
-  const groups = new Map<Database, T[]>();
-  for (const item of items) {
-    const shard = shardOf(item);
-    groups.set(shard, [...(groups.get(shard) ?? []), item]);
-  }
-  return groups;
-}
-
 /** The documents `uuids`, each read in its uuid's shard. */
 async function markedDocuments(services: FinishServices, uuids: string[]) {
-  const groups = byShard(uuids, (uuid) => documentShard(services.shards, uuid));
+  const groups = grouped(uuids, (uuid) => documentShard(services.shards, uuid));
   return (
     await Promise.all(
       [...groups].map(([shard, group]) => findMarkedDocuments(shard, group)),
@@ -67,7 +55,7 @@ async function relist(
   deleted: boolean,
 ) {
   const now = services.clock.now();
-  const lists = byShard(marked, (document) =>
+  const lists = grouped(marked, (document) =>
     homeShard(services.shards, {
       id: document.credentialId,
       environment: document.environment,

@@ -6,12 +6,14 @@ import type {
 } from "../../db/schema";
 import {
   type AttemptOutcome,
+  type AttemptRecord,
   type DeliveryKey,
   failDelivery,
   findDelivery,
-  recordAttempt,
+  recordAttempts,
 } from "../../db/webhook-deliveries";
 import { logFailure } from "../../failure-log";
+import { grouped } from "../grouped";
 import type { Services } from "../services";
 import { findMoving } from "../shard-routing";
 import { DISABLE_AFTER_MS, RETRY_FOR_MS, retryDelayMs } from "./backoff";
@@ -55,7 +57,8 @@ async function post(
 ): Promise<Answer> {
   try {
     const response = await services.sendWebhook(request);
-    await response.body?.cancel();
+    // Not kept: its receiver's business (a failed cancel changes nothing).
+    await response.body?.cancel().catch(() => undefined);
     const redirected = response.status >= 300 && response.status < 400;
     return {
       statusCode: response.status,
@@ -102,18 +105,11 @@ function outcomeOf(
   };
 }
 
-/**
- * One attempt of a due delivery: the signed POST, its record (one batch of
- * the home shard), then, if it is to be tried again, the message that will
- * bring it back after the backoff. A lost or failed record is logged: the
- * delivery stays as it was, pending, and is tried again (by that message, or
- * by the cron once overdue), with the same `webhook-id`.
- */
-export async function attemptDelivery(
+/** One POST of a due delivery, and what it makes of the delivery (not yet recorded). */
+async function attempt(
   services: DeliveryServices,
-  due: DueDelivery,
-): Promise<AttemptOutcome["status"]> {
-  const { delivery, event, endpoint } = due;
+  { delivery, event, endpoint }: DueDelivery,
+): Promise<AttemptRecord> {
   // Throws a ConfigError when WEBHOOK_KEYRING is not set: nothing can be signed.
   const keyring = services.webhooks.keyring();
   const attemptedAt = services.clock.now();
@@ -121,36 +117,70 @@ export async function attemptDelivery(
     services,
     await webhookRequest(keyring, endpoint, event, attemptedAt),
   );
-  const durationMs = services.clock.now() - attemptedAt;
-  const outcome = outcomeOf(delivery, isDelivered(answer), attemptedAt);
-  try {
-    await recordAttempt(
-      due.home,
-      {
-        ...keyOf(delivery),
-        credentialId: delivery.credentialId,
-        attemptedAt,
-        durationMs,
-        ...answer,
-      },
-      outcome,
-    );
-  } catch (error) {
-    logFailure({ event: "webhook_attempt_record_failed" }, error);
-  }
-  if (outcome.nextAttemptAt !== null) {
-    await services.eventQueue.send(
-      [
-        {
-          kind: "delivery",
-          ...keyOf(delivery),
-          credentialId: delivery.credentialId,
-        },
-      ],
-      { delaySeconds: (outcome.nextAttemptAt - attemptedAt) / 1000 },
-    );
-  }
-  return outcome.status;
+  return {
+    attempt: {
+      ...keyOf(delivery),
+      credentialId: delivery.credentialId,
+      attemptedAt,
+      durationMs: services.clock.now() - attemptedAt,
+      ...answer,
+    },
+    outcome: outcomeOf(delivery, isDelivered(answer), attemptedAt),
+  };
+}
+
+/**
+ * Attempts due deliveries, all at once (the signed POSTs); then records
+ * them, one batch a home shard; then sends, for each to be tried again, the
+ * message that brings it back after its backoff. A lost or failed record is
+ * logged: its deliveries stay as they were, pending, and are tried again
+ * (by that message, or by the cron once overdue) with the same `webhook-id`.
+ */
+export async function attemptDeliveries(
+  services: DeliveryServices,
+  due: readonly DueDelivery[],
+): Promise<void> {
+  const attempted = (
+    await Promise.all(
+      due.map(async (one) => {
+        try {
+          return [{ home: one.home, record: await attempt(services, one) }];
+        } catch (error) {
+          // Not posted (its secret would not open): it stays due for the cron.
+          logFailure({ event: "webhook_attempt_failed" }, error);
+          return [];
+        }
+      }),
+    )
+  ).flat();
+  const records = attempted.map(({ record }) => record);
+  const homes = grouped(attempted, ({ home }) => home);
+  await Promise.all(
+    [...homes].map(([home, attempts]) =>
+      recordAttempts(
+        home,
+        attempts.map(({ record }) => record),
+      ).catch((error: unknown) =>
+        logFailure({ event: "webhook_attempt_record_failed" }, error),
+      ),
+    ),
+  );
+  await Promise.all(
+    records.map(({ attempt: { attemptedAt, ...made }, outcome }) =>
+      outcome.nextAttemptAt === null
+        ? undefined
+        : services.eventQueue.send(
+            [
+              {
+                kind: "delivery",
+                ...keyOf(made),
+                credentialId: made.credentialId,
+              },
+            ],
+            { delaySeconds: (outcome.nextAttemptAt - attemptedAt) / 1000 },
+          ),
+    ),
+  );
 }
 
 const keyOf = ({ eventId, endpointId }: DeliveryKey): DeliveryKey => ({
@@ -191,10 +221,7 @@ export async function deliverIfDue(
     await failDelivery(found.shard, key, now);
     return;
   }
-  await attemptDelivery(services, {
-    home: found.shard,
-    delivery,
-    event,
-    endpoint,
-  });
+  await attemptDeliveries(services, [
+    { home: found.shard, delivery, event, endpoint },
+  ]);
 }

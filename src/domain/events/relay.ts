@@ -6,96 +6,122 @@ import {
 } from "../../db/event-relay";
 import type { EventRow } from "../../db/schema";
 import { logFailure } from "../../failure-log";
+import { chunks, grouped } from "../grouped";
 import { shardsHolding, toDocument } from "../shard-routing";
 import {
-  attemptDelivery,
+  attemptDeliveries,
   type DeliveryServices,
   type DueDelivery,
 } from "./deliver";
 import { eventsHome } from "./home";
 
-/** Rows of one credential, in the order they came. */
-function byCredential(rows: readonly EventRow[]): EventRow[][] {
-  const groups = new Map<string, EventRow[]>();
-  for (const row of rows) {
-    groups.set(row.credentialId, [
-      ...(groups.get(row.credentialId) ?? []),
-      row,
-    ]);
-  }
-  return [...groups.values()];
+// D1 binds at most 100 values a statement: ids, uuids and credentials go
+// by fifty.
+const AT_ONCE = 50;
+
+/** An event read from an outbox, and the shard it was read from. */
+interface Unrelayed {
+  source: Database;
+  event: EventRow;
 }
 
 /**
- * Relays events read from `source`'s outbox to their credentials' home
- * shards (one batch each: the events and their deliveries, written once
- * whatever runs again), then marks them relayed in `source`, only once their
- * home's batch committed. The deliveries created, due now. A credential's
- * batch that fails leaves its events unrelayed for the next run (the cron's
- * or a message's), after the others were marked; then it throws.
+ * Relays events to their credentials' home shards (one batch a home shard:
+ * the events and their deliveries, written once whatever runs again), then
+ * marks them relayed in the shards they were read from, only once their
+ * home's batch committed. The deliveries created, due now, and the failure
+ * of a home's batch if one failed: its events stay unrelayed for the next
+ * run (the message's retry, or the cron's announcement).
  */
 async function relayEvents(
   services: Pick<DeliveryServices, "shards" | "clock">,
-  source: Database,
-  rows: readonly EventRow[],
-): Promise<DueDelivery[]> {
+  unrelayed: readonly Unrelayed[],
+): Promise<{ due: DueDelivery[]; failure: unknown }> {
   const now = services.clock.now();
-  const groups = byCredential(rows);
+  const homes = [
+    ...grouped(unrelayed, ({ event }) =>
+      eventsHome(event.credentialId)(services.shards),
+    ),
+  ].flatMap(([home, group]) =>
+    chunks(group, AT_ONCE).map((run) => [home, run] as const),
+  );
   const relayed = await Promise.allSettled(
-    groups.map(async (events) => {
-      const credentialId = (events[0] as EventRow).credentialId;
-      const home = eventsHome(credentialId)(services.shards);
-      const written = await relayToHome(home, credentialId, events, now);
+    homes.map(async ([home, group]) => {
+      const events = group.map(({ event }) => event);
+      const written = await relayToHome(home, events, now);
       return written.deliveries.flatMap((key): DueDelivery[] => {
         const event = events.find((row) => row.id === key.eventId);
         const endpoint = written.endpoints.find(
           (row) => row.id === key.endpointId,
         );
         if (!event || !endpoint) return [];
+        const { credentialId } = event;
         const delivery = { ...key, credentialId, attempts: 0, createdAt: now };
         return [{ home, delivery, event, endpoint }];
       });
     }),
   );
-  const ids = groups
+  const committed = homes
     .filter((_, index) => relayed[index]?.status === "fulfilled")
-    .flat()
-    .map((row) => row.id);
-  if (ids.length > 0) {
-    try {
-      await markRelayed(source, ids, now);
-    } catch (error) {
-      // Relayed all the same: the cron relays them again, which writes nothing.
-      logFailure({ event: "event_relay_mark_failed" }, error);
-    }
-  }
-  const failure = relayed.find((result) => result.status === "rejected");
-  if (failure) throw failure.reason;
-  return relayed.flatMap((result) =>
-    result.status === "fulfilled" ? result.value : [],
+    .flatMap(([, group]) => group);
+  await Promise.all(
+    [...grouped(committed, ({ source }) => source)].flatMap(([source, group]) =>
+      chunks(group, AT_ONCE).map((run) =>
+        markRelayed(
+          source,
+          run.map(({ event }) => event.id),
+          now,
+        ).catch((error: unknown) =>
+          // Relayed all the same: announced again, their relay writes nothing.
+          logFailure({ event: "event_relay_mark_failed" }, error),
+        ),
+      ),
+    ),
   );
+  return {
+    due: relayed.flatMap((result) =>
+      result.status === "fulfilled" ? result.value : [],
+    ),
+    failure: relayed.find((result) => result.status === "rejected")?.reason,
+  };
 }
 
 /**
- * An `{kind: "outbox"}` message: these documents' events not yet relayed
- * (read where each document is, in both its shards while a rebalance runs)
- * are relayed, and their new deliveries attempted at once.
+ * What `{kind: "outbox"}` messages ask (a batch's, together): these
+ * documents' events not yet relayed, read where each document is (in both
+ * its shards while a rebalance runs), one read a shard, are relayed, and
+ * their new deliveries attempted at once.
  */
 export async function relayDocumentEvents(
   services: DeliveryServices,
   documentUuids: readonly string[],
 ): Promise<void> {
-  const bySource = new Map<Database, string[]>();
-  for (const uuid of documentUuids) {
-    for (const shard of shardsHolding(services, toDocument(uuid))) {
-      bySource.set(shard, [...(bySource.get(shard) ?? []), uuid]);
-    }
-  }
-  const due: DueDelivery[] = [];
-  for (const [source, uuids] of bySource) {
-    const rows = await findUnrelayedEvents(source, uuids);
-    if (rows.length > 0)
-      due.push(...(await relayEvents(services, source, rows)));
-  }
-  await Promise.all(due.map((delivery) => attemptDelivery(services, delivery)));
+  const sources = grouped(
+    [...new Set(documentUuids)].flatMap((uuid) =>
+      shardsHolding(services, toDocument(uuid)).map((source) => ({
+        source,
+        uuid,
+      })),
+    ),
+    ({ source }) => source,
+  );
+  const unrelayed = (
+    await Promise.all(
+      [...sources].flatMap(([source, documents]) =>
+        chunks(documents, AT_ONCE).map(async (run) =>
+          (
+            await findUnrelayedEvents(
+              source,
+              run.map(({ uuid }) => uuid),
+            )
+          ).map((event) => ({ source, event })),
+        ),
+      ),
+    )
+  ).flat();
+  if (unrelayed.length === 0) return;
+  const { due, failure } = await relayEvents(services, unrelayed);
+  await attemptDeliveries(services, due);
+  // The messages come back for what a failed home's batch left.
+  if (failure !== undefined) throw failure;
 }
