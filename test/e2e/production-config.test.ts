@@ -243,6 +243,24 @@ describe("wrangler.edge.toml", () => {
   });
 });
 
+describe("observability", () => {
+  it("keeps every log line of both production Workers and traces a sample of their requests", () => {
+    for (const config of [production, edgeProduction]) {
+      expect(config.observability).toMatchObject({
+        enabled: true,
+        logs: { enabled: true, head_sampling_rate: 1, invocation_logs: true },
+        traces: {
+          enabled: true,
+          head_sampling_rate: expect.toSatisfy(
+            (rate: number) => rate > 0 && rate <= 1,
+          ),
+        },
+      });
+    }
+    expect(edgeProduction.observability).toEqual(production.observability);
+  });
+});
+
 describe("wrangler deploy --dry-run", () => {
   /** Builds a production Worker; its bundle's inputs from esbuild's metafile. */
   async function build(
