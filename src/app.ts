@@ -7,6 +7,7 @@ import {
   handleMethodNotAllowed,
   handleNotFound,
 } from "./http/error-handler";
+import { concretePathsFirst } from "./http/middleware/concrete-paths";
 import { noStore } from "./http/middleware/no-store";
 import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
@@ -51,6 +52,7 @@ export function createApp(dependencies: AppDependencies, served: Served) {
   app.use(provideServices(dependencies));
   app.use(
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
+    concretePathsFirst(app),
   );
 
   for (const operation of served.operations) {

@@ -38,14 +38,26 @@ export interface RoundCost {
 /** The D1 queries a cron task may still make in this invocation. */
 export class QueryBudget {
   #left: number;
+  #exhausted = false;
 
   constructor(queries: number) {
     this.#left = queries;
   }
 
+  /**
+   * Whether the task was refused queries it asked for: it stopped with work
+   * left, or shards not looked at, for the next run (the cron's log says so).
+   */
+  get exhausted(): boolean {
+    return this.#exhausted;
+  }
+
   /** Whether `queries` more fit; if so they are counted as made. */
   take(queries: number): boolean {
-    if (queries > this.#left) return false;
+    if (queries > this.#left) {
+      this.#exhausted = true;
+      return false;
+    }
     this.#left -= queries;
     return true;
   }
@@ -53,10 +65,14 @@ export class QueryBudget {
   /** How many rows a round of `cost` may take: 0 when not even one fits. */
   rowsFor(cost: RoundCost): number {
     const left = this.#left - cost.look - cost.fixed;
-    if (left < 0) return 0;
-    return cost.perRow === 0
-      ? cost.rows
-      : Math.min(cost.rows, Math.floor(left / cost.perRow));
+    const rows =
+      left < 0
+        ? 0
+        : cost.perRow === 0
+          ? cost.rows
+          : Math.min(cost.rows, Math.floor(left / cost.perRow));
+    if (rows === 0) this.#exhausted = true;
+    return rows;
   }
 
   /** Counts a round of `cost` that found `found` rows. */

@@ -179,9 +179,14 @@ export async function contractViolation(
 ): Promise<string | null> {
   const verb = method.toUpperCase();
   const path = new URL(url).pathname;
-  const templates = pathTemplatesOf(path);
-  if (templates.length === 0) return siteViolation(verb, path, response);
-  // The router serves the method from the first path that has it.
+  const matching = pathTemplatesOf(path);
+  if (matching.length === 0) return siteViolation(verb, path, response);
+  // A path without parameters answers only its own methods, as OpenAPI
+  // matches it first (src/http/middleware/concrete-paths.ts); among
+  // templates, the router serves the method from the first that has it.
+  const templates = matching[0]?.includes("{")
+    ? matching
+    : matching.slice(0, 1);
   const name = verb === "HEAD" ? "get" : verb.toLowerCase();
   const template =
     templates.find((candidate) => contract.paths[candidate]?.[name]) ??

@@ -48,6 +48,7 @@ describe("a malformed configuration", () => {
       const logged = errors.find((line) => line.includes(requestId));
       expect(JSON.parse(logged as string)).toMatchObject({
         request_id: requestId,
+        code: "INTERNAL_ERROR",
         error: "ConfigError",
         message: expect.stringContaining(name),
       });

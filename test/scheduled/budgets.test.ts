@@ -91,10 +91,10 @@ describe("the cron with every task's backlog beyond its share", () => {
   });
 
   it(
-    "finishes the deletions first and stays within an invocation's 1,000 D1 queries",
+    "finishes the deletions first, stays within an invocation's 1,000 D1 queries and logs which tasks ran out of their share",
     async () => {
       vi.spyOn(console, "error").mockImplementation(() => {});
-      vi.spyOn(console, "log").mockImplementation(() => {});
+      const logged = vi.spyOn(console, "log").mockImplementation(() => {});
       // Deletions whose marks wait for the cron: their objects do not say
       // "deleted" yet.
       const deleted: string[] = [];
@@ -189,6 +189,14 @@ describe("the cron with every task's backlog beyond its share", () => {
       );
       expect(calls).toBeGreaterThan(0);
       expect(calls).toBeLessThan(6000);
+      const report = logged.mock.calls
+        .map(([line]) => JSON.parse(String(line)))
+        .find((line) => line.event === "scheduled_cleanup");
+      expect(report?.out_of_budget).toEqual([
+        "orphan_pdfs",
+        "demo_sessions",
+        "ops_calls",
+      ]);
     },
     HEAVY_TEST_MS,
   );
