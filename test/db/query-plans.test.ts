@@ -32,6 +32,7 @@ import {
   confirmReservation,
   countDemoDocuments,
   deleteSummaries,
+  documentExists,
   findDocumentByUuid,
   findMarkedDocuments,
   findOwnDocumentByUuid,
@@ -45,6 +46,7 @@ import {
   listDocumentSummaries,
   listQueries,
   markDeleted,
+  moveReservationAhead,
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
@@ -234,6 +236,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       documentUuid: "plan-retry",
     });
   },
+  // Into the shard it is read from: ignored, then deleted as read.
+  moveReservationAhead: (db) => moveReservationAhead(db, db, scope, "PLAN-1"),
   findReservationHolder: async (db) => {
     await findReservationHolder(db, correctionReservation);
     await findReservationHolder(db, {
@@ -275,6 +279,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     findOwnDocumentByUuid(db, by.credentialId, original.uuid),
   findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
+  documentExists: (db) => documentExists(db, original.uuid),
   recordQrAccess: (db) =>
     recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
   markDeleted: (db) =>

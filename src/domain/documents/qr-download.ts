@@ -4,13 +4,9 @@ import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
 import type { Services } from "../services";
-import {
-  findMoving,
-  toDocument,
-  uuidCreatedAt,
-  writeMoving,
-} from "../shard-routing";
+import { findMoving, toDocument, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
+import { writeDocument } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
 import { isSettledAccessToRecord } from "./settled-access-log";
 
@@ -58,6 +54,12 @@ export async function downloadByQr(
     : downloadFromDatabase(services, link, version, record);
 }
 
+/** Records a QR access at `at`; false when the document is deleted. */
+const recordAccess = (services: Services, uuid: string, at: number) =>
+  writeDocument(services, uuid, (db) =>
+    recordQrAccess(db, uuid, { at, requestId: services.requestId }),
+  );
+
 /**
  * While the document may still be deleted (and for a uuid that tells no
  * creation time, or an object that does not tell whether it was deleted): D1
@@ -89,14 +91,12 @@ async function downloadFromDatabase(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const access = writeMoving(services, route, (db) =>
-    recordQrAccess(db, row.uuid, { at: now, requestId: services.requestId }),
-  );
+  const access = recordAccess(services, row.uuid, now);
   if (row.firstQrAccessAt !== null) {
     services.background("qr_access", access);
     return { uuid: row.uuid, bytes };
   }
-  const { done: accessed } = await access;
+  const accessed = await access;
   // Deleted between the read and the write: the deletion won.
   if (!accessed) throw notFound();
   return { uuid: row.uuid, bytes };
@@ -153,15 +153,7 @@ async function downloadSettled(
     );
   }
   if (record && isSettledAccessToRecord(link.uuid, now)) {
-    services.background(
-      "qr_access",
-      writeMoving(services, toDocument(link.uuid), (db) =>
-        recordQrAccess(db, link.uuid, {
-          at: now,
-          requestId: services.requestId,
-        }),
-      ),
-    );
+    services.background("qr_access", recordAccess(services, link.uuid, now));
   }
   return { uuid: link.uuid, bytes };
 }
