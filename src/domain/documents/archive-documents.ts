@@ -6,6 +6,7 @@ import {
 import type { Database } from "../../db/client";
 import {
   inRounds,
+  inTurn,
   type QueryBudget,
   type RoundCost,
   type RoundResult,
@@ -60,15 +61,17 @@ export async function archiveDocuments(
   services: ArchiveServices,
   budget: QueryBudget,
 ): Promise<ArchiveReport> {
-  const before = archiveCutoff(services.clock.now());
+  const now = services.clock.now();
+  const before = archiveCutoff(now);
   let summaries = 0;
-  for (const shard of services.shards) {
+  for (const shard of inTurn(services.shards, now)) {
     if (!budget.take(1)) break;
     summaries += await deleteStaleSummaries(shard, before, SUMMARY_SWEEP_SIZE);
   }
   const documents = await inRounds(
     budget,
     services.shards,
+    now,
     ROUND,
     (shard, limit) => archiveRound(services, shard, limit),
   );
