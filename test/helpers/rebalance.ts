@@ -16,7 +16,7 @@ import { opsClient, opsJson } from "./ops";
 // DB_3 hidden), then on four while a rebalance from two runs
 // (SHARDS_BEFORE = 2), then on four once it is done.
 
-export const SHARDS_BEFORE = 2;
+const SHARDS_BEFORE = 2;
 
 /** The bindings of the service before the rebalance: two shards. */
 export const twoShards = {
@@ -32,7 +32,7 @@ export const whileMoving = (bindings: Env = env): Env => ({
 });
 
 /** Whether a bucket's rows move: its shard among four is not the one among two. */
-export const bucketMoves = (bucket: number): boolean =>
+const bucketMoves = (bucket: number): boolean =>
   shardOfBucket(bucket, 4) !== shardOfBucket(bucket, SHARDS_BEFORE);
 
 /** A key issued on two shards, with its organization; with `homeMoving`, one whose list moves to another home shard. */
