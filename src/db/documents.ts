@@ -147,6 +147,19 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
   return row;
 }
 
+/** Whether this shard holds a document's row, whatever its state. */
+export async function documentExists(
+  db: Database,
+  uuid: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ uuid: documents.uuid })
+    .from(documents)
+    .where(eq(documents.uuid, uuid))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** Any document by uuid, whatever its owner, state or age. */
 export const findDocumentByUuid = (
   db: Database,
@@ -285,6 +298,39 @@ const sameReservation = (reservation: ReservationRow) =>
     eq(referenceReservations.documentUuid, reservation.documentUuid),
     eq(referenceReservations.createdAt, reservation.createdAt),
   );
+
+/**
+ * Takes a reference's reservation from the shard the former shard count put
+ * it in to its shard now, ahead of the rebalance and as it does: copied
+ * (a copy already there stays), then deleted from `from` only while still
+ * exactly as read. Afterwards the reservation, if any, is in `to`, unless a
+ * write changed it in `from` meanwhile.
+ */
+export async function moveReservationAhead(
+  from: Database,
+  to: Database,
+  scope: ReservationScope,
+  reference: string,
+): Promise<void> {
+  const [found] = await from
+    .select()
+    .from(referenceReservations)
+    .where(reservationOf(scope, reference))
+    .limit(1);
+  if (!found) return;
+  await to.insert(referenceReservations).values(found).onConflictDoNothing();
+  await from
+    .delete(referenceReservations)
+    .where(
+      and(
+        sameReservation(found),
+        eq(referenceReservations.credentialId, found.credentialId),
+        found.rectifiesUuid === null
+          ? isNull(referenceReservations.rectifiesUuid)
+          : eq(referenceReservations.rectifiesUuid, found.rectifiesUuid),
+      ),
+    );
+}
 
 /**
  * Reserves a correction's new reference in its own shard, before the

@@ -88,20 +88,39 @@ export interface RoundResult {
   finished: number;
 }
 
+// The golden ratio's fraction: its multiples fall evenly over [0, 1) for any
+// count of shards and any cron period, never cycling through a subset.
+const GOLDEN_FRACTION = (Math.sqrt(5) - 1) / 2;
+
 /**
- * Runs `round` on each of `shards` in turn, up to `cost.rows` rows at a time,
- * while the budget lasts: a shard gets another round only while its last one
- * was full and finished every row, so that one shard's backlog (or a failing
- * row) cannot take every other shard's turn. The rows finished.
+ * `shards` in the order a run at `now` takes them: from a first shard that
+ * moves on with every minute, so that over successive runs each shard comes
+ * early in turn. Taken always from shard 0, a task whose share covers fewer
+ * shards than there are (the reservations' 50 queries at 64 shards) would
+ * never reach the last ones.
+ */
+export function inTurn<S>(shards: readonly S[], now: number): S[] {
+  const minute = Math.floor(now / 60_000);
+  const first = Math.floor(((minute * GOLDEN_FRACTION) % 1) * shards.length);
+  return [...shards.slice(first), ...shards.slice(0, first)];
+}
+
+/**
+ * Runs `round` on each of `shards` in turn (inTurn: as a run at `now` takes
+ * them), up to `cost.rows` rows at a time, while the budget lasts: a shard
+ * gets another round only while its last one was full and finished every
+ * row, so that one shard's backlog (or a failing row) cannot take every
+ * other shard's turn. The rows finished.
  */
 export async function inRounds<S>(
   budget: QueryBudget,
   shards: readonly S[],
+  now: number,
   cost: RoundCost,
   round: (shard: S, limit: number) => Promise<RoundResult>,
 ): Promise<number> {
   let finished = 0;
-  let busy = [...shards];
+  let busy = inTurn(shards, now);
   while (busy.length > 0) {
     const next: S[] = [];
     for (const shard of busy) {
@@ -116,13 +135,3 @@ export async function inRounds<S>(
   }
   return finished;
 }
-
-/**
- * `shards`, starting at the one the minute of `now` names (modulo their
- * count): a task whose share cannot visit every shard in one run starts
- * each run elsewhere, so that every shard gets its visits.
- */
-export const shardsInTurn = <S>(shards: readonly S[], now: number): S[] => {
-  const first = Math.floor(now / 60_000) % shards.length;
-  return [...shards.slice(first), ...shards.slice(0, first)];
-};

@@ -28,6 +28,7 @@ import {
   confirmReservation,
   countDemoDocuments,
   deleteSummaries,
+  documentExists,
   findDocumentByUuid,
   findMarkedDocuments,
   findOwnDocumentByUuid,
@@ -41,6 +42,7 @@ import {
   listDocumentSummaries,
   listQueries,
   markDeleted,
+  moveReservationAhead,
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
@@ -300,6 +302,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       documentUuid: "plan-retry",
     });
   },
+  // Into the shard it is read from: ignored, then deleted as read.
+  moveReservationAhead: (db) => moveReservationAhead(db, db, scope, "PLAN-1"),
   findReservationHolder: async (db) => {
     await findReservationHolder(db, correctionReservation);
     await findReservationHolder(db, {
@@ -341,6 +345,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     findOwnDocumentByUuid(db, by.credentialId, original.uuid),
   findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
+  documentExists: (db) => documentExists(db, original.uuid),
   recordQrAccess: (db) =>
     recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
   markDeleted: (db) =>

@@ -1,22 +1,116 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
+import { minimalRequest } from "../../fixtures/requests";
+import { openShards } from "../../src/db/client";
+import { copyRows, pageOfTable } from "../../src/db/rebalance";
+import { rebalanceStep } from "../../src/domain/operations/rebalance-shards";
+import {
+  credentialBucket,
+  referenceBucket,
+  shardOfBucket,
+  uuidBucket,
+} from "../../src/domain/shard-routing";
 import {
   type RebalanceProgress,
   rebalanceJob,
   type ShardRebalance,
 } from "../../src/durable-objects/shard-rebalance";
+import type { DocumentResultBody } from "./documents-api";
+import { opsClient, opsJson } from "./ops";
 
-// The rebalance tests' service ran on the first two of the test's four
-// shards, the bindings DB_2 and DB_3 hidden; the rebalance is from 2 to 4.
+// A service that ran on the first two of the test's four shards (DB_2 and
+// DB_3 hidden), then on four while a rebalance from two runs
+// (SHARDS_BEFORE = 2), then on four once it is done.
 
 export const FROM = 2;
 
-/** The bindings of the service on two shards. */
+/** The bindings of the service before the rebalance: two shards. */
 export const twoShards = {
   ...env,
   DB_2: undefined,
   DB_3: undefined,
 } as unknown as Env;
+
+/** `bindings` (all four shards by default) while the rebalance from two runs. */
+export const whileMoving = (bindings: Env = env): Env => ({
+  ...bindings,
+  SHARDS_BEFORE: String(FROM),
+});
+
+/** Whether a bucket's rows move: its shard among four is not the one among two. */
+const bucketMoves = (bucket: number): boolean =>
+  shardOfBucket(bucket, 4) !== shardOfBucket(bucket, FROM);
+
+/** A key issued on two shards, with its organization; with `homeMoving`, one whose list moves to another home shard. */
+export async function keyOnTwoShards(
+  organization: string,
+  homeMoving = false,
+): Promise<{ key: string; organizationId: string }> {
+  for (;;) {
+    const response = await opsClient(twoShards)(
+      "/ops/v1/keys",
+      opsJson("POST", { organization, environment: "test" }),
+    );
+    const issued = (await response.json()) as {
+      key: string;
+      credential_id: string;
+      organization_id: string;
+    };
+    const home = credentialBucket({
+      id: issued.credential_id,
+      environment: "test",
+    });
+    if (!homeMoving || bucketMoves(home)) {
+      return { key: issued.key, organizationId: issued.organization_id };
+    }
+  }
+}
+
+/** Issues documents through `issue` until one lives in a bucket that moves. */
+export async function issueMoving(
+  issue: (body: unknown) => Promise<DocumentResultBody>,
+): Promise<DocumentResultBody> {
+  for (;;) {
+    const document = await issue(minimalRequest());
+    if (bucketMoves(uuidBucket(document.uuid))) return document;
+  }
+}
+
+/** A reference starting with `prefix` whose reservation moves in the organization's test environment. */
+export function movingReference(
+  organizationId: string,
+  prefix: string,
+): string {
+  for (let n = 0; ; n++) {
+    const reference = `${prefix}-${n}`;
+    const scope = { organizationId, environment: "test" as const };
+    if (bucketMoves(referenceBucket(scope, reference))) return reference;
+  }
+}
+
+/** The first half of the mover's move of a document: copied to its shard among four, not yet deleted from its former one. */
+export async function copyDocumentAhead(uuid: string): Promise<void> {
+  const bucket = uuidBucket(uuid);
+  const all = openShards(env);
+  const source = all[shardOfBucket(bucket, FROM)];
+  const target = all[shardOfBucket(bucket, all.length)];
+  if (!source || !target) throw new Error("no shard");
+  const rows = (
+    await pageOfTable(source, "documents", 0, {
+      rows: 10_000,
+      bytes: Number.MAX_SAFE_INTEGER,
+    })
+  ).filter((row) => row.uuid === uuid);
+  await copyRows(target, "documents", rows);
+}
+
+/** The whole rebalance from two shards to four, step after step. */
+export async function rebalanceAll(): Promise<void> {
+  let cursor = null;
+  do {
+    cursor = (await rebalanceStep(openShards(env), FROM, cursor)).next;
+  } while (cursor !== null);
+}
 
 /** The rebalance job of the test Worker. */
 export const job = (): DurableObjectStub<ShardRebalance> =>

@@ -3,6 +3,7 @@ import type { Database } from "../../db/client";
 import { deleteRowsBefore } from "../../db/old-rows";
 import {
   inRounds,
+  inTurn,
   type QueryBudget,
   type RoundCost,
   type RoundResult,
@@ -57,9 +58,10 @@ export async function archiveDocuments(
   services: ArchiveServices,
   budget: QueryBudget,
 ): Promise<ArchiveReport> {
-  const before = archiveCutoff(services.clock.now());
+  const now = services.clock.now();
+  const before = archiveCutoff(now);
   let summaries = 0;
-  for (const shard of services.shards) {
+  for (const shard of inTurn(services.shards, now)) {
     if (!budget.take(1)) break;
     summaries += await deleteRowsBefore(
       shard,
@@ -71,6 +73,7 @@ export async function archiveDocuments(
   const documents = await inRounds(
     budget,
     services.shards,
+    now,
     ROUND,
     (shard, limit) => archiveRound(services, shard, limit),
   );

@@ -5,13 +5,9 @@ import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
 import { announceEvents } from "../events/announce";
 import type { Services } from "../services";
-import {
-  findMoving,
-  toDocument,
-  uuidCreatedAt,
-  writeMoving,
-} from "../shard-routing";
+import { findMoving, toDocument, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
+import { writeDocument } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
 import { isSettledAccessToRecord } from "./settled-access-log";
 
@@ -109,7 +105,7 @@ async function recordAccess(
   link: QrLink,
   at: number,
 ): Promise<boolean> {
-  const { done } = await writeMoving(services, toDocument(link.uuid), (db) =>
+  const done = await writeDocument(services, link.uuid, (db) =>
     recordQrAccess(db, link.uuid, { at, requestId: services.requestId }),
   );
   if (done && !link.demo) announceEvents(services, [link.uuid]);

@@ -1,10 +1,5 @@
 import { purgeEventsBefore } from "../../db/event-purge";
-import {
-  inRounds,
-  type QueryBudget,
-  type RoundCost,
-  shardsInTurn,
-} from "../cron-budget";
+import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
 import type { Services } from "../services";
 import { EVENT_RETENTION_MS } from "./retention";
 
@@ -23,8 +18,7 @@ export function purgeOldEvents(
   budget: QueryBudget,
 ): Promise<number> {
   const now = services.clock.now();
-  const shards = shardsInTurn(services.shards, now);
-  return inRounds(budget, shards, ROUND, async (shard, limit) => {
+  return inRounds(budget, services.shards, now, ROUND, async (shard, limit) => {
     const removed = await purgeEventsBefore(
       shard,
       now - EVENT_RETENTION_MS,

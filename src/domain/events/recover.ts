@@ -2,7 +2,7 @@ import type { Database } from "../../db/client";
 import { findStaleUnrelayedDocuments } from "../../db/event-relay";
 import { findOverdueDeliveries } from "../../db/webhook-deliveries";
 import type { EventMessage } from "../../schemas/event-message";
-import { type QueryBudget, shardsInTurn } from "../cron-budget";
+import { inTurn, type QueryBudget } from "../cron-budget";
 import type { Services } from "../services";
 
 // The cron's share of the events (docs/failures.md): an announcement or a
@@ -33,7 +33,7 @@ async function sendAgain(
 ): Promise<number> {
   const now = services.clock.now();
   let sent = 0;
-  for (const shard of shardsInTurn(services.shards, now)) {
+  for (const shard of inTurn(services.shards, now)) {
     if (!budget.take(1)) break;
     const messages = await lost(shard, now - LOST_AFTER_MS);
     await services.eventQueue.send(messages);

@@ -39,19 +39,27 @@ export async function redeliverEvent(
 ): Promise<EventDetail> {
   const now = services.clock.now();
   let redelivery: Redelivery | undefined;
-  await writeMoving(services, eventsHome(credential.id), async (home) => {
-    redelivery = await redeliver(
-      home,
-      credential.id,
-      {
-        id,
-        createdSince: keptSince(now),
-        endpointId: request.endpoint_id,
-      },
-      now,
-    );
-    return redelivery.found !== undefined;
-  });
+  // The redelivery writes only where it finds the event: a home that did
+  // not take it does not hold it.
+  const holdsNothing = async () => false;
+  await writeMoving(
+    services,
+    eventsHome(credential.id),
+    async (home) => {
+      redelivery = await redeliver(
+        home,
+        credential.id,
+        {
+          id,
+          createdSince: keptSince(now),
+          endpointId: request.endpoint_id,
+        },
+        now,
+      );
+      return redelivery.found !== undefined;
+    },
+    holdsNothing,
+  );
   if (!redelivery?.found) throw notFound();
   if (
     request.endpoint_id !== undefined &&

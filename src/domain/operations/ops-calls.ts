@@ -73,6 +73,7 @@ export const pruneOpsCalls = (
   inRounds(
     budget,
     [directoryShard(services.shards)],
+    services.clock.now(),
     PRUNE_ROUND,
     async (db, limit) => {
       const removed = await deleteRowsBefore(
