@@ -20,13 +20,19 @@ if (!edgeAssets?.directory) throw new Error("wrangler.edge.toml: no [assets]");
 // storage, which costs about 6 s a file; the "worker" project's files share
 // one workerd a worker process and its storage, so each of them asserts only
 // on what it wrote. These files look at everything a shard, a bucket or a
-// Durable Object holds (sweeps, budgets, a rebalance, "nothing written"), or
-// count an IP's requests at a fixed time, so each runs alone.
+// Durable Object holds (sweeps, budgets, a rebalance, "nothing left"), run
+// the cron (which works on whatever backlog the storage holds), or count an
+// IP's requests at a fixed time, so each runs alone.
 const ALONE = [
   "test/events/cron.test.ts",
+  "test/events/faults.test.ts",
   "test/http/demo.test.ts",
   "test/http/documents/dry-run.test.ts",
   "test/http/documents/faults.test.ts",
+  "test/http/documents/lost-answers.test.ts",
+  "test/http/documents/qr-settled.test.ts",
+  "test/http/documents/races.test.ts",
+  "test/http/documents/shards.test.ts",
   "test/http/ops/rebalance-job.test.ts",
   "test/http/ops/rebalance.test.ts",
   "test/http/security/rate-limit.test.ts",
