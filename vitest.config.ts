@@ -33,10 +33,9 @@ const ALONE = [
   "test/http/documents/qr-settled.test.ts",
   "test/http/documents/races.test.ts",
   "test/http/documents/shards.test.ts",
-  "test/http/ops/rebalance-job.test.ts",
-  "test/http/ops/rebalance.test.ts",
   "test/http/security/rate-limit.test.ts",
   "test/scheduled/**/*.test.ts",
+  "test/http/**/*rebalanc*.test.ts",
 ];
 
 const testMigrations = await readD1Migrations("./migrations");
