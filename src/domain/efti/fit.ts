@@ -105,13 +105,11 @@ export function fittedMeasure(value: string): {
   if (decimals.length <= keep) return { value, exact: true };
   const scaled = BigInt(whole + decimals.slice(0, keep));
   const roundedUp = Number(decimals[keep]) >= 5 ? scaled + 1n : scaled;
+  // At least one decimal is kept: the whole part has at most 15 digits.
   const digits = roundedUp.toString().padStart(keep + 1, "0");
-  const rounded =
-    keep === 0
-      ? digits
-      : `${digits.slice(0, -keep)}.${digits.slice(-keep)}`.replace(
-          /\.?0+$/,
-          "",
-        );
+  const rounded = `${digits.slice(0, -keep)}.${digits.slice(-keep)}`.replace(
+    /\.?0+$/,
+    "",
+  );
   return { value: rounded, exact: false };
 }
