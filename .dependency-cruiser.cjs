@@ -6,7 +6,7 @@
 const LAYERS = [
   [
     "entry",
-    ["^src/(index|edge|app|api-app|edge-app|scheduled|services)\\.ts$"],
+    ["^src/(index|edge|app|api-app|edge-app|scheduled|queue|services)\\.ts$"],
   ],
   ["http", ["^src/http/"]],
   ["app-environment", ["^src/(env|config)\\.ts$"]],
@@ -17,7 +17,7 @@ const LAYERS = [
   ["persistence-and-storage", ["^src/db/", "^src/storage/"]],
   ["schemas", ["^src/schemas/"]],
   ["leaf-helpers", ["^src/font-coverage/", "^src/qr/"]],
-  ["base", ["^src/(errors|clock|failure-log)\\.ts$"]],
+  ["base", ["^src/(errors|clock|failure-log|base64)\\.ts$"]],
 ];
 
 const ranked = LAYERS.flatMap(([, paths]) => paths);

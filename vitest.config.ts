@@ -16,6 +16,89 @@ const edgeAssets = unstable_readConfig(
 ).assets;
 if (!edgeAssets?.directory) throw new Error("wrangler.edge.toml: no [assets]");
 
+// Each file of a project with isolation gets a workerd of its own and empty
+// storage, which costs about 6 s a file; the "worker" project's files share
+// one workerd a worker process and its storage, so each of them asserts only
+// on what it wrote. These files look at everything a shard, a bucket or a
+// Durable Object holds (sweeps, budgets, a rebalance, "nothing written"), or
+// count an IP's requests at a fixed time, so each runs alone.
+const ALONE = [
+  "test/events/cron.test.ts",
+  "test/http/demo.test.ts",
+  "test/http/documents/dry-run.test.ts",
+  "test/http/documents/faults.test.ts",
+  "test/http/ops/rebalance-job.test.ts",
+  "test/http/ops/rebalance.test.ts",
+  "test/http/security/rate-limit.test.ts",
+  "test/scheduled/**/*.test.ts",
+];
+
+const testMigrations = await readD1Migrations("./migrations");
+const performanceDoc = await readFile(PERFORMANCE_DOC, "utf8");
+
+/** The Worker's tests inside workerd, against real local D1, R2 and Durable Objects. */
+function workerProject(name: string, { isolate }: { isolate: boolean }) {
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./test/worker.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          assets: {
+            directory: edgeAssets.directory,
+            binding: edgeAssets.binding,
+            assetConfig: {
+              html_handling: edgeAssets.html_handling,
+              not_found_handling: edgeAssets.not_found_handling,
+            },
+          },
+          bindings: {
+            // wrangler also reads vars from process.env when there is no
+            // .dev.vars (a fresh clone), and vitest puts BASE_URL="/" there.
+            BASE_URL: "",
+            TEST_MIGRATIONS: testMigrations,
+            PDF_KEYRING: testKeyring("test-pdf-key"),
+            QR_KEYRING: testKeyring("test-qr-key"),
+            SUPPORT_KEYRING: testKeyring("test-support-key"),
+            WEBHOOK_KEYRING: testKeyring("test-webhook-key"),
+            // Read only: the round-trip test compares its table with
+            // this text; `npm run roundtrips:table` rewrites the file.
+            PERFORMANCE_DOC_TEXT: performanceDoc,
+          },
+          // The cut fallback fonts, read from disk for the setup file
+          // that puts them into the FONTS bucket (seed-fonts.ts).
+          serviceBindings: {
+            FONT_FILES: async (request: Request) =>
+              new Response(
+                await readFile(
+                  `fonts/fallback/${new URL(request.url).pathname.slice(1)}.ttf`,
+                ),
+              ),
+          },
+        },
+      }),
+    ],
+    test: {
+      name,
+      isolate,
+      ...(isolate
+        ? { include: ALONE }
+        : {
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/e2e/**", "test/pdf/**", ...ALONE],
+          }),
+      setupFiles: [
+        "./test/setup/apply-migrations.ts",
+        "./test/setup/seed-fonts.ts",
+      ],
+      // Limits for a hang, not for pace: a test that issues and renders
+      // PDFs may be slow on a small, loaded machine, never flaky.
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     silent: "passed-only" as const,
@@ -24,61 +107,8 @@ export default defineConfig({
     // keeps a core busy (the suite: 766 s one at a time, 509 s two at a time).
     maxWorkers: 2,
     projects: [
-      {
-        // Everything about the Worker runs inside workerd against real local
-        // D1, R2 and Durable Objects; storage is isolated per test file.
-        plugins: [
-          cloudflareTest({
-            main: "./test/worker.ts",
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              assets: {
-                directory: edgeAssets.directory,
-                binding: edgeAssets.binding,
-                assetConfig: {
-                  html_handling: edgeAssets.html_handling,
-                  not_found_handling: edgeAssets.not_found_handling,
-                },
-              },
-              bindings: {
-                // wrangler also reads vars from process.env when there is no
-                // .dev.vars (a fresh clone), and vitest puts BASE_URL="/" there.
-                BASE_URL: "",
-                TEST_MIGRATIONS: await readD1Migrations("./migrations"),
-                PDF_KEYRING: testKeyring("test-pdf-key"),
-                QR_KEYRING: testKeyring("test-qr-key"),
-                SUPPORT_KEYRING: testKeyring("test-support-key"),
-                // Read only: the round-trip test compares its table with
-                // this text; `npm run roundtrips:table` rewrites the file.
-                PERFORMANCE_DOC_TEXT: await readFile(PERFORMANCE_DOC, "utf8"),
-              },
-              // The cut fallback fonts, read from disk for the setup file
-              // that puts them into the FONTS bucket (seed-fonts.ts).
-              serviceBindings: {
-                FONT_FILES: async (request: Request) =>
-                  new Response(
-                    await readFile(
-                      `fonts/fallback/${new URL(request.url).pathname.slice(1)}.ttf`,
-                    ),
-                  ),
-              },
-            },
-          }),
-        ],
-        test: {
-          name: "worker",
-          include: ["test/**/*.test.ts"],
-          exclude: ["test/e2e/**", "test/pdf/**"],
-          setupFiles: [
-            "./test/setup/apply-migrations.ts",
-            "./test/setup/seed-fonts.ts",
-          ],
-          // Limits for a hang, not for pace: a test that issues and renders
-          // PDFs may be slow on a small, loaded machine, never flaky.
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
+      workerProject("worker", { isolate: false }),
+      workerProject("worker-alone", { isolate: true }),
       {
         // The PDF renderer in Node, where MuPDF.js and ZXing read its output.
         plugins: [fontFilesAsArrayBuffers()],

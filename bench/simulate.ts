@@ -23,6 +23,7 @@ import {
   KINDS,
   type Kind,
 } from "./scale/documents";
+import { eventsYear, measureEvents } from "./scale/events";
 import { type Footprint, measureFootprint } from "./scale/footprint";
 import { checkRoundTrips } from "./scale/operations";
 import { measureQueryCosts } from "./scale/query-costs";
@@ -125,8 +126,22 @@ async function simulate(run: Omit<ReturnType<typeof options>, "out">) {
   );
   // Each operation's calls, as many as docs/performance.md's round trips.
   const operations = await checkRoundTrips(costs);
+  const eventFootprint = await step(
+    `relaying and delivering the events of ${run.rows} typical documents`,
+    () => measureEvents(issued.typical, run.rows, run.shards),
+  );
+  const events = eventsYear(eventFootprint, run.volume);
   const year = await step("replaying the year", () =>
-    replayYear(footprints, costs, { ...run, directoryBytes }),
+    replayYear(footprints, costs, {
+      ...run,
+      directoryBytes,
+      events: {
+        perDocument: eventFootprint.eventsPerDocument,
+        keptShareOfYear: events.keptShareOfYear,
+        perEvent: events.perEvent,
+        calls: eventFootprint.calls,
+      },
+    }),
   );
   const maxShardBytes = Math.max(
     ...year.shards.map((shard) => shard.bytesAtOneYear),
@@ -167,6 +182,7 @@ async function simulate(run: Omit<ReturnType<typeof options>, "out">) {
     archiver: archiverVisit,
     ...year,
     r2: r2Year(issued, footprints, run.volume),
+    events: { ...eventFootprint, year: events },
     checks: {
       ...checks,
       pass:

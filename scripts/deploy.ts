@@ -1,6 +1,7 @@
 // `npm run deploy`: the production environment of both Workers (wrangler.toml
 // the API's, wrangler.edge.toml the edge's), once their vars are checked as
-// the Workers will check them (an https BASE_URL, the same in both). The
+// the Workers will check them (an https BASE_URL, the same in both) and
+// their D1 shards are found the same in both. The
 // steps (scripts/lib/deploy-steps.ts): every shard migrated (the migrations
 // only add), the fallback fonts uploaded, the API Worker then the edge Worker
 // deployed, then the data steps inside the new API Worker through its
@@ -11,13 +12,18 @@ import { parseArgs } from "node:util";
 import { PRODUCTION_ENVIRONMENT } from "./lib/d1";
 import { deploySteps } from "./lib/deploy-steps";
 import { SUPPORT_SECRET_VARIABLE } from "./lib/ops-target";
-import { checkEdgeVars, productionBaseUrl } from "./lib/production-config";
+import {
+  checkEdgeDatabases,
+  checkEdgeVars,
+  productionBaseUrl,
+} from "./lib/production-config";
 import { targetShards } from "./lib/shards";
 import { WORKER_CONFIGS } from "./lib/workers";
 
 // Nothing is touched before the configuration would serve: a ConfigError ends here.
 const baseUrl = productionBaseUrl();
 checkEdgeVars();
+checkEdgeDatabases();
 const { values } = parseArgs({ options: { url: { type: "string" } } });
 const url = new URL(values.url ?? baseUrl).origin;
 const secret = process.env[SUPPORT_SECRET_VARIABLE];

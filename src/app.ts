@@ -7,6 +7,7 @@ import {
   handleMethodNotAllowed,
   handleNotFound,
 } from "./http/error-handler";
+import { concretePathsFirst } from "./http/middleware/concrete-paths";
 import { noStore } from "./http/middleware/no-store";
 import { requestId } from "./http/middleware/request-id";
 import { requestLog } from "./http/middleware/request-log";
@@ -35,6 +36,9 @@ export interface Served {
   routes: readonly (readonly [path: string, routes: Hono<any>])[];
 }
 
+/** What every answer of a Worker's app goes through, outermost first. */
+const everyAnswer = [requestId, requestLog, noStore, securityHeaders] as const;
+
 /**
  * The HTTP application of a Worker (src/api-app.ts, src/edge-app.ts), the
  * same middleware and error answers for each. Authentication is attached
@@ -44,10 +48,11 @@ export interface Served {
 export function createApp(dependencies: AppDependencies, served: Served) {
   const app = new Hono<AppEnv>();
 
-  app.use(requestId, requestLog, noStore, securityHeaders);
+  app.use(...everyAnswer);
   app.use(provideServices(dependencies));
   app.use(
     methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }),
+    concretePathsFirst(app),
   );
 
   for (const operation of served.operations) {
@@ -60,4 +65,20 @@ export function createApp(dependencies: AppDependencies, served: Served) {
   app.notFound(handleNotFound);
   app.onError(handleError);
   return app;
+}
+
+/**
+ * The answer to `failure` that happened outside a Worker's app (the edge
+ * Worker handing a request to the API Worker), as the app answers its own:
+ * the error body, a request id of its own in the log line and the answer,
+ * `no-store` and the security headers.
+ */
+export function answerFailure(failure: unknown, request: Request, env: object) {
+  const app = new Hono<AppEnv>();
+  app.use(...everyAnswer);
+  app.all("*", () => {
+    throw failure;
+  });
+  app.onError(handleError);
+  return app.fetch(request, env);
 }

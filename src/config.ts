@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
@@ -88,10 +89,15 @@ const settingsSchema = z.object({
   DEMO_DOCUMENTS_PER_MINUTE: count(5),
   DEMO_DOCUMENTS_PER_HOUR: count(20),
   DEMO_DOCUMENTS_PER_TOKEN: count(DEFAULT_DEMO_DOCUMENTS_PER_TOKEN),
+  // A network's demo requests of any kind: as many as a key's by default.
+  DEMO_REQUESTS_PER_MINUTE: count(DEFAULT_REQUESTS_PER_MINUTE),
   PDF_KEYRING: keyring("PDF_KEYRING"),
   QR_KEYRING: keyring("QR_KEYRING"),
   // Unset: the operations API does not exist (404), the rest works.
   SUPPORT_KEYRING: keyring("SUPPORT_KEYRING").optional(),
+  // The API Worker's (wrangler.toml requires it): the edge Worker, which
+  // never opens a webhook secret, has none.
+  WEBHOOK_KEYRING: keyring("WEBHOOK_KEYRING").optional(),
   // Set while a rebalance runs (docs/scale.md "Adding shards"): the shard
   // count before DB_{SHARDS_BEFORE} … were bound; empty otherwise.
   SHARDS_BEFORE: z
@@ -129,6 +135,7 @@ export interface Config {
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
   ops: OpsConfig;
+  webhooks: WebhooksConfig;
   /** The shard count before a rebalance still running; null when none runs. */
   shardsBefore: number | null;
 }
@@ -139,6 +146,14 @@ interface OpsConfig {
   supportKeyring: Keyring | null;
   /** Client IPs the operations API answers; empty: any. */
   allowedIps: readonly string[];
+}
+
+/** The webhooks' configuration (docs/operations.md). */
+interface WebhooksConfig {
+  /** Seals the endpoints' signing secrets; null where it is not set. */
+  keyring: Keyring | null;
+  /** Not in production: http:// and loopback endpoint URLs are allowed, for a receiver on the developer's machine. */
+  allowLoopbackHttp: boolean;
 }
 
 /** A configuration that cannot run; the message lists every malformed variable. */
@@ -184,12 +199,19 @@ export function readConfig(vars: Record<string, unknown>): Config {
         { limit: env.DEMO_DOCUMENTS_PER_HOUR, windowMs: HOUR_MS },
       ],
       documentsPerToken: env.DEMO_DOCUMENTS_PER_TOKEN,
+      requestLimits: [
+        { limit: env.DEMO_REQUESTS_PER_MINUTE, windowMs: MINUTE_MS },
+      ],
     },
     pdfKeyring: env.PDF_KEYRING,
     qrKeyring: env.QR_KEYRING,
     ops: {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,
+    },
+    webhooks: {
+      keyring: env.WEBHOOK_KEYRING ?? null,
+      allowLoopbackHttp: env.DEPLOYMENT !== "production",
     },
     shardsBefore: env.SHARDS_BEFORE,
   };

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createApp } from "./app";
+import { answerFailure, createApp } from "./app";
 import type { AppDependencies, EdgeEnv } from "./env";
 import { QR_LINK_OPERATIONS } from "./http/operations/qr-links";
 import { pageRoutes } from "./http/routes/pages";
@@ -8,7 +8,8 @@ import { pageRoutes } from "./http/routes/pages";
  * The edge Worker (src/edge.ts, docs/scale.md "Placement"): the QR links and
  * the pages answered here, at the caller's data centre; every other request
  * handed as it came to the API Worker through the service binding `API`,
- * whose answer goes back untouched (its own request id, headers and body).
+ * whose answer goes back untouched (its own request id, headers and body);
+ * a hand-over that fails is answered like any failure of the API.
  */
 export function createEdgeWorker(dependencies: AppDependencies) {
   const edge = createApp(dependencies, {
@@ -25,5 +26,9 @@ export function createEdgeWorker(dependencies: AppDependencies) {
     front.all(path, (c) => edge.fetch(c.req.raw, c.env, c.executionCtx));
   }
   front.all("*", (c) => c.env.API.fetch(c.req.raw));
+  // The hand-over itself failed (the API Worker threw, or could not be
+  // reached): no answer of the API to pass on, so the edge answers as the API
+  // would have.
+  front.onError((failure, c) => answerFailure(failure, c.req.raw, c.env));
   return front;
 }

@@ -1,7 +1,7 @@
 import type { Clock } from "./clock";
 import type { Credential } from "./domain/authenticate";
 import type { RenderPdf } from "./domain/documents/render-port";
-import type { Services } from "./domain/services";
+import type { SendWebhook, Services } from "./domain/services";
 
 /** What the app takes from outside, so that tests can pass other ones in. */
 export interface AppDependencies {
@@ -9,14 +9,19 @@ export interface AppDependencies {
   renderPdf: RenderPdf;
   /** The Workers cache of settled QR downloads; `caches.default` unless told. */
   edgeCache?: Cache;
+  /** What posts a webhook delivery; the global `fetch` unless told (tests record). */
+  sendWebhook?: SendWebhook;
 }
 
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
- * on (not the API Worker's locks, rebalance or support secret), the pages'
- * assets, and the API Worker itself.
+ * on (not the API Worker's locks, rebalance, support secret or webhook
+ * keyring), the pages' assets, and the API Worker itself.
  */
-export type EdgeEnv = Omit<Env, "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING"> & {
+export type EdgeEnv = Omit<
+  Env,
+  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING"
+> & {
   ASSETS: Fetcher;
   API: Fetcher;
 };
@@ -31,11 +36,7 @@ export interface AppEnv {
   };
 }
 
-/**
- * After `requireCredential`: the caller's credential is known, and
- * `admitted` fulfils once the request passed its limits (a read runs while
- * they are counted).
- */
+/** After `requireCredential`: the caller's credential is known and within its limits. */
 export type AuthenticatedEnv = AppEnv & {
-  Variables: { credential: Credential; admitted: Promise<void> };
+  Variables: { credential: Credential };
 };

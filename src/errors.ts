@@ -34,6 +34,10 @@ export interface ErrorFacts {
     retryAfterMs: number;
   };
   DEMO_UNAVAILABLE: NoFacts;
+  /** What only an API key has (events, webhook endpoints), asked with a demo token. */
+  DEMO_NOT_ALLOWED: NoFacts;
+  /** `limit`: the webhook endpoints a credential may have. */
+  WEBHOOK_ENDPOINT_LIMIT: { limit: number };
   /** The operations API (/ops/v1): a missing or wrong support secret, or an IP off its allow-list. */
   OPS_UNAUTHENTICATED: NoFacts;
   OPS_IP_NOT_ALLOWED: NoFacts;

@@ -5,6 +5,7 @@ import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
 import { logFailure } from "./failure-log";
 import { createArchiveStore } from "./storage/archive-store";
+import { createEventQueue } from "./storage/event-queue";
 import { createFontStore } from "./storage/font-store";
 import { createPdfEdgeCache } from "./storage/pdf-edge-cache";
 import { createPdfStore } from "./storage/pdf-store";
@@ -40,6 +41,19 @@ export function createServices(
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
+    eventQueue: createEventQueue(env.EVENTS),
+    webhooks: {
+      keyring() {
+        if (!config.webhooks.keyring) {
+          throw new ConfigError(
+            "Invalid configuration: WEBHOOK_KEYRING must be set (a keyring secret) for webhook endpoints.",
+          );
+        }
+        return config.webhooks.keyring;
+      },
+      allowLoopbackHttp: config.webhooks.allowLoopbackHttp,
+    },
+    sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
     demo: config.demo,
   };
 }

@@ -1,3 +1,5 @@
+import { EVENT_RETENTION_DAYS } from "../../src/domain/events/retention";
+
 // What `npm run simulate` assumes, in one place: every figure here is
 // printed and written into bench/scale.json with the words that justify it.
 // Sources: Cloudflare's documentation and list prices (the limits docs/scale.md
@@ -64,6 +66,29 @@ export const YEAR = {
   sampledPeakSeconds: 2_000,
 } as const;
 
+/** The events of documents' facts and their webhook deliveries (docs/webhooks.md). */
+export const EVENTS = {
+  // Every credential has one endpoint that wants every type: each event is
+  // delivered once (the most deliveries, attempts and rows).
+  endpointsPerCredential: 1,
+  // Deliveries that need a second attempt (a receiver down for a while):
+  // each retry is a delayed message, a read and a record.
+  retriedDeliveryShare: 0.05,
+  // wrangler.toml's consumer: a batch of up to 100 messages.
+  messagesPerConsumerBatch: 100,
+} as const;
+
+/**
+ * Cloudflare Queues' list price: each message is three operations (write,
+ * read, delete) of up to 64 KB; no free tier counted. Its limit: 5,000
+ * messages a second per queue (scale-facts.md).
+ */
+export const QUEUES = {
+  operationsPerMessage: 3,
+  perMillionOperations: 0.4,
+  messagesPerSecondLimit: 5000,
+} as const;
+
 /** D1, from scale-facts.md. */
 export const D1 = {
   // "About 1 ms a query": a read.
@@ -107,6 +132,8 @@ export function describeAssumptions(shards: number, volume: Volume): string[] {
     `one year: every document older than ${HOT_HOURS} h is a slim row; the last ${HOT_HOURS} h are a busiest weekday's documents, hot`,
     `bytes per row measured with dbstat (4 KiB pages, node:sqlite) after writing rows in v8 uuid order with the service's calls, as the service's archiver leaves them (no VACUUM)`,
     `R2: one PDF put and one archive put per document, a get per QR scan (no edge cache hit counted) and per download, two gets and two puts per deletion (its PDF object marked "maybe deleted" by the request, "deleted" by the cron); Standard storage at one year; prices ${R2_PRICES.storagePerGbMonth} $/GB-month, ${R2_PRICES.classAPerMillion} $/million Class A, ${R2_PRICES.classBPerMillion} $/million Class B, no free tier`,
+    `events: one per fact (a correction two), each written into its document's outbox in the fact's batch and relayed to its credential's home shard by the queue's consumer, ${EVENTS.messagesPerConsumerBatch} messages a batch (one read and one mark a document shard, one relay batch and one attempts' record a home shard); ${EVENTS.endpointsPerCredential} endpoint per credential wanting every type; ${percent(EVENTS.retriedDeliveryShare)} of deliveries attempted twice; in the busiest second its events are relayed and delivered within that second (worst case); kept ${EVENT_RETENTION_DAYS} days`,
+    `Queues: one announcement message per committed fact, one delayed message per retry; ${QUEUES.operationsPerMessage} operations a message at $${QUEUES.perMillionOperations} per million, no free tier; limit ${QUEUES.messagesPerSecondLimit.toLocaleString("en")} messages a second per queue`,
     `${shards} shards, bucket b in shard b mod ${shards}; thresholds ${D1.shardLimitBytes / 1e9} GB per shard at one year, ${percent(D1.peakBusyLimit)} of a shard's time in the busiest second`,
   ];
 }

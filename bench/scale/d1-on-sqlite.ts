@@ -51,6 +51,13 @@ export class D1OnSqlite {
     }
   }
 
+  /** Rows changed so far, as D1's `meta.changes` counts a statement's. */
+  private changes(): number {
+    return (
+      this.statement("SELECT total_changes() AS n").get() as { n: number }
+    ).n;
+  }
+
   prepare(sql: string) {
     return this.bound(sql, []);
   }
@@ -64,11 +71,15 @@ export class D1OnSqlite {
       statement.setReturnArrays(arrays);
       return statement.all(...values);
     };
-    const result = () => ({
-      success: true,
-      results: rows(false) as Row[],
-      meta: {},
-    });
+    const result = () => {
+      const before = this.changes();
+      const results = rows(false) as Row[];
+      return {
+        success: true,
+        results,
+        meta: { changes: this.changes() - before },
+      };
+    };
     return {
       sql,
       result,

@@ -140,6 +140,34 @@ export function printReport(result: Simulation): void {
     ],
   );
 
+  const events = result.events;
+  const year = events.year;
+  console.log(
+    `\nEvents: ${events.eventsPerDocument.toFixed(2)} a document; ${count(year.eventsAYear)} a year, ${year.peakEventsPerSecond.toFixed(0)} in the busiest second; each ${bytes(events.bytes.outbox)} in its document's outbox, ${bytes(year.perEvent.homeBytes)} in its home shard (event, delivery, attempts); 30 days of them kept: ${gb(year.keptBytes.outbox + year.keptBytes.home)} in all shards`,
+  );
+  console.log(
+    `Rows written a year (tables; D1 also counts index entries): ${count(year.rowsWrittenAYear)} (${(events.rowsWrittenPerEvent.fact + events.rowsWrittenPerEvent.relay + events.rowsWrittenPerEvent.purge).toFixed(1)} an event)`,
+  );
+  table(
+    [
+      "consumer call (a shard's part of a batch)",
+      "round trips",
+      "writes",
+      "local mean ms",
+      "assumed ms",
+    ],
+    Object.entries(events.calls).map(([name, cost]) => [
+      `${name} (${events.documentsPerShardBatch} documents)`,
+      cost.roundTrips.toFixed(2),
+      cost.writes.toFixed(2),
+      ms(cost.localMeanMs),
+      ms(cost.assumedMs),
+    ]),
+  );
+  console.log(
+    `Queues: ${count(year.queue.messagesAYear)} messages a year, ${count(year.queue.operationsAYear)} operations, ${usd(year.queue.monthlyCostUsd)} a month; busiest second ${year.queue.peakMessagesPerSecond.toFixed(0)} messages (limit ${count(year.queue.messagesPerSecondLimit)})`,
+  );
+
   const checks = result.checks;
   console.log(
     `\nLargest shard at one year: ${gb(checks.maxShardBytesAtOneYear)} (limit ${gb(checks.shardLimitBytes)}): ${checks.bytesWithinLimit ? "ok" : "OVER"}`,

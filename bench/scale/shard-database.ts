@@ -53,6 +53,14 @@ export class ShardDatabase {
     return new Map(rows.map((row) => [row.tableName, row.bytes]));
   }
 
+  /** Rows inserted, updated or deleted so far (not their index entries). */
+  rowsChanged(): number {
+    const row = this.sqlite.prepare("SELECT total_changes() AS n").get() as {
+      n: number;
+    };
+    return row.n;
+  }
+
   vacuum(): void {
     this.sqlite.exec("VACUUM");
   }

@@ -10,8 +10,9 @@ import {
   shardOfBucket,
 } from "../../src/domain/shard-routing";
 import { percentile } from "../stats";
-import { HOT_HOURS, type Volume, YEAR } from "./assumptions";
+import { D1, EVENTS, HOT_HOURS, type Volume, YEAR } from "./assumptions";
 import { directory, KINDS, type Kind } from "./documents";
+import type { EventCallCost } from "./events";
 import type { Footprint } from "./footprint";
 import { OPERATIONS, type Operation, type Target } from "./operations";
 import type { QueryCost, QueryName } from "./query-costs";
@@ -96,6 +97,13 @@ export interface YearOptions {
   sampledPeakSeconds: number;
   /** Bytes of an organization (a copy in every shard) and of a credential (in its key's shard). */
   directoryBytes: { organization: number; credential: number };
+  /** The events of a document's facts: events.ts. */
+  events: {
+    perDocument: number;
+    keptShareOfYear: number;
+    perEvent: { outboxBytes: number; homeBytes: number };
+    calls: Record<"read" | "relay" | "mark" | "record", EventCallCost>;
+  };
 }
 
 interface ShardYear {
@@ -174,6 +182,11 @@ export async function replayYear(
     };
     add(bucket, document);
     add(organization.homeBucket, hotShare * hot.summary);
+    // Its events of the last 30 days: the outbox row beside the document,
+    // the event, its delivery and attempts in the credential's home.
+    const events = options.events.perDocument * options.events.keptShareOfYear;
+    add(bucket, events * options.events.perEvent.outboxBytes);
+    add(organization.homeBucket, events * options.events.perEvent.homeBytes);
     if (reservation !== null) {
       add(reservation, kept.reservation);
       if (rank === 0) {
@@ -193,15 +206,21 @@ export async function replayYear(
   const largestHome = shardOf(largest.homeBucket);
   const largestCredential = shardOf(largest.keyBucket);
   const largestOwnMs = { home: 0, credential: 0 };
-  // The cron visits every shard once a run (src/scheduled.ts).
+  // The cron visits every shard once a run (src/scheduled.ts); the events'
+  // tasks: two reads (lost events, lost deliveries) and a purge batch.
   const cronVisit = (shard: number) =>
     cost("archiverVisit", "orphanSweepVisit") +
+    2 * D1.statedReadMs +
+    D1.statedWriteMs +
     (shard === 0 ? cost("demoPurgeVisit") : 0);
+  const { calls: eventCalls } = options.events;
   for (const second of busy) {
     const spend = (bucket: number, ms: number) => {
       const shard = shardOf(bucket);
       second[shard] = (second[shard] ?? 0) + ms;
     };
+    // Each event of the second: its document's shard and its home shard.
+    const events: { source: number; home: number }[] = [];
     for (let issue = 0; issue < volume.peakIssuesPerSecond; issue++) {
       const rank = zipf.draw();
       const correction = chance(YEAR.correctionShare);
@@ -246,6 +265,36 @@ export async function replayYear(
             : "QR after the deletion window",
           randomBucket("live"),
         );
+      }
+      const own = {
+        source: shardOf(bucket),
+        home: shardOf(organization.homeBucket),
+      };
+      const extra = options.events.perDocument - 1;
+      events.push(own, ...(chance(extra) ? [own] : []));
+    }
+    // The consumer's batches: one read and one mark a document shard, one
+    // relay batch and one record a home shard, as if in that very second.
+    for (
+      let start = 0;
+      start < events.length;
+      start += EVENTS.messagesPerConsumerBatch
+    ) {
+      const batch = events.slice(
+        start,
+        start + EVENTS.messagesPerConsumerBatch,
+      );
+      for (const source of new Set(batch.map((event) => event.source))) {
+        second[source] =
+          (second[source] ?? 0) +
+          eventCalls.read.assumedMs +
+          eventCalls.mark.assumedMs;
+      }
+      for (const home of new Set(batch.map((event) => event.home))) {
+        second[home] =
+          (second[home] ?? 0) +
+          eventCalls.relay.assumedMs +
+          eventCalls.record.assumedMs;
       }
     }
     for (let shard = 0; shard < shards; shard++) {

@@ -11,7 +11,7 @@ import {
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { ArchivedDocument } from "../schemas/archived-document";
 import type { Database } from "./client";
-import { auditEvents, documentSummaries, documents } from "./schema";
+import { auditEvents, documents } from "./schema";
 
 /**
  * Up to `limit` documents of this shard created before `before` whose body
@@ -122,25 +122,4 @@ export async function markArchived(
       db.$client.prepare(query.sql).bind(...query.params),
     ),
   );
-}
-
-/**
- * Removes up to `limit` list entries created before `before`: out of the
- * read window, no list shows them. The number removed.
- */
-export async function deleteStaleSummaries(
-  db: Database,
-  before: number,
-  limit: number,
-): Promise<number> {
-  const stale = db
-    .select({ uuid: documentSummaries.uuid })
-    .from(documentSummaries)
-    .where(lt(documentSummaries.createdAt, before))
-    .limit(limit);
-  const removed = await db
-    .delete(documentSummaries)
-    .where(inArray(documentSummaries.uuid, stale))
-    .returning({ uuid: documentSummaries.uuid });
-  return removed.length;
 }

@@ -3,7 +3,6 @@ import {
   count,
   desc,
   eq,
-  getTableColumns,
   gte,
   inArray,
   isNotNull,
@@ -17,6 +16,8 @@ import {
 import type { Environment } from "../schemas/environment";
 import { insertAuditEventIf, noEventYet } from "./audit";
 import type { Database } from "./client";
+import { insertDocumentEventIf, noDocumentEventYet } from "./event-outbox";
+import { literalRow } from "./literal-row";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
 import {
@@ -144,6 +145,19 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
     .where(eq(documents.uuid, uuid))
     .limit(1);
   return row;
+}
+
+/** Whether this shard holds a document's row, whatever its state. */
+export async function documentExists(
+  db: Database,
+  uuid: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ uuid: documents.uuid })
+    .from(documents)
+    .where(eq(documents.uuid, uuid))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Any document by uuid, whatever its owner, state or age. */
@@ -286,6 +300,39 @@ const sameReservation = (reservation: ReservationRow) =>
   );
 
 /**
+ * Takes a reference's reservation from the shard the former shard count put
+ * it in to its shard now, ahead of the rebalance and as it does: copied
+ * (a copy already there stays), then deleted from `from` only while still
+ * exactly as read. Afterwards the reservation, if any, is in `to`, unless a
+ * write changed it in `from` meanwhile.
+ */
+export async function moveReservationAhead(
+  from: Database,
+  to: Database,
+  scope: ReservationScope,
+  reference: string,
+): Promise<void> {
+  const [found] = await from
+    .select()
+    .from(referenceReservations)
+    .where(reservationOf(scope, reference))
+    .limit(1);
+  if (!found) return;
+  await to.insert(referenceReservations).values(found).onConflictDoNothing();
+  await from
+    .delete(referenceReservations)
+    .where(
+      and(
+        sameReservation(found),
+        eq(referenceReservations.credentialId, found.credentialId),
+        found.rectifiesUuid === null
+          ? isNull(referenceReservations.rectifiesUuid)
+          : eq(referenceReservations.rectifiesUuid, found.rectifiesUuid),
+      ),
+    );
+}
+
+/**
  * Reserves a correction's new reference in its own shard, before the
  * correction commits elsewhere: "reserved" when the reference was free;
  * "taken over" when an earlier attempt at correcting the same version held
@@ -398,14 +445,12 @@ export async function findReservationHolder(
   return byUuid[0] ?? byCorrection[0];
 }
 
-/** A row's columns as literal values, in the table's order: the select of an insert-select. */
-const literalRow = (row: DocumentRow) =>
-  Object.fromEntries(
-    Object.entries(getTableColumns(documents)).map(([key, column]) => [
-      key,
-      sql`${row[key as keyof DocumentRow]}`.as(column.name),
-    ]),
-  ) as { [Key in keyof DocumentRow]: SQL.Aliased<DocumentRow[Key]> };
+/** The event of a version's issue, written with its row. */
+const issued = (row: DocumentRow) => ({
+  type: "document.issued" as const,
+  documentUuid: row.uuid,
+  occurredAt: row.createdAt,
+});
 
 /** At most `max` versions ever issued by a demo session: the condition of its commits. */
 export interface DemoCap {
@@ -443,7 +488,7 @@ export async function commitCreatedDocument(
         .insert(documents)
         .select(
           db
-            .select(literalRow(row))
+            .select(literalRow(documents, row))
             .from(sql`(select 1)`)
             .where(underCap(db, cap)),
         )
@@ -480,6 +525,7 @@ export async function commitCreatedDocument(
       },
       isNotNull(documents.uuid),
     ),
+    insertDocumentEventIf(db, issued(row), undefined),
   ]);
   return inserted.length > 0;
 }
@@ -516,7 +562,7 @@ export async function commitCorrection(
       .returning({ uuid: documents.uuid }),
     db.insert(documents).select(
       db
-        .select(literalRow(row))
+        .select(literalRow(documents, row))
         .from(documents)
         .where(and(eq(documents.uuid, original), marked)),
     ),
@@ -528,6 +574,16 @@ export async function commitCorrection(
     insertAuditEventIf(
       db,
       { ...event, documentUuid: original, type: "rectified" },
+      marked,
+    ),
+    insertDocumentEventIf(db, issued(row), undefined),
+    insertDocumentEventIf(
+      db,
+      {
+        type: "document.rectified",
+        documentUuid: original,
+        occurredAt: row.createdAt,
+      },
       marked,
     ),
   ]);
@@ -551,12 +607,20 @@ export async function markDeleted(
   },
 ): Promise<boolean> {
   const tookEffect = sql`${documents.deletedAt} = ${deletion.at}`;
+  // Another deletion of the same millisecond also finds deleted_at = at.
+  const firstDeletion = and(tookEffect, noEventYet(db, uuid, "deleted")) as SQL;
   const [deleted] = await db.batch([
     db
       .update(documents)
       .set({ deletedAt: deletion.at, deleteReason: deletion.reason })
       .where(and(eq(documents.uuid, uuid), deletable))
       .returning({ uuid: documents.uuid }),
+    // Before the audit event, which the condition looks for.
+    insertDocumentEventIf(
+      db,
+      { type: "document.deleted", documentUuid: uuid, occurredAt: deletion.at },
+      firstDeletion,
+    ),
     insertAuditEventIf(
       db,
       {
@@ -566,8 +630,7 @@ export async function markDeleted(
         requestId: deletion.requestId,
         occurredAt: deletion.at,
       },
-      // Another deletion of the same millisecond also finds deleted_at = at.
-      and(tookEffect, noEventYet(db, uuid, "deleted")) as SQL,
+      firstDeletion,
     ),
     insertPendingDeletionMarkIf(
       db,
@@ -579,21 +642,34 @@ export async function markDeleted(
 }
 
 /**
- * Records a QR access, with its event, on a document that is not deleted;
- * the first access time stays. False when the document is deleted.
+ * Records a QR access, with its audit event and its event (first or not),
+ * on a document that is not deleted; the first access time stays. False
+ * when the document is deleted.
  */
 export async function recordQrAccess(
   db: Database,
   uuid: string,
   access: { at: number; requestId: string },
 ): Promise<boolean> {
+  const notDeleted = isNull(documents.deletedAt);
+  // Two first scans of one millisecond: the first event written is the first.
+  const first = and(
+    eq(documents.firstQrAccessAt, access.at),
+    noDocumentEventYet(db, uuid, "document.accessed", true),
+  ) as SQL;
+  const accessEvent = (firstAccess: boolean) => ({
+    type: "document.accessed" as const,
+    documentUuid: uuid,
+    occurredAt: access.at,
+    firstAccess,
+  });
   const [accessed] = await db.batch([
     db
       .update(documents)
       .set({
         firstQrAccessAt: sql`coalesce(${documents.firstQrAccessAt}, ${access.at})`,
       })
-      .where(and(eq(documents.uuid, uuid), isNull(documents.deletedAt)))
+      .where(and(eq(documents.uuid, uuid), notDeleted))
       .returning({ uuid: documents.uuid }),
     insertAuditEventIf(
       db,
@@ -604,8 +680,15 @@ export async function recordQrAccess(
         requestId: access.requestId,
         occurredAt: access.at,
       },
-      sql`${documents.deletedAt} IS NULL`,
+      notDeleted,
     ),
+    // A later access before the first one's event, whose absence it reads.
+    insertDocumentEventIf(
+      db,
+      accessEvent(false),
+      and(notDeleted, sql`NOT (${first})`),
+    ),
+    insertDocumentEventIf(db, accessEvent(true), and(notDeleted, first)),
   ]);
   return accessed.length > 0;
 }

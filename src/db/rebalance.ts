@@ -3,10 +3,12 @@ import type { Database } from "./client";
 // The rows a rebalance moves (docs/scale.md "Adding shards"), table by table,
 // a page at a time in rowid order, as D1 rows (column names as stored).
 // A page's rows travel as one JSON parameter (D1 binds at most 100 values a
-// statement). Moving is: upsert into the routed shard, then delete from the
-// source only the rows still exactly as read. A write that landed on the
-// source in between keeps its row there for the next pass; a lost answer
-// leaves the row in both shards, and the next pass does both again.
+// statement, and a string of at most 2,000,000 bytes: a page of documents is
+// bounded by the bytes of their bodies). Moving is: upsert into the routed
+// shard, then delete from the source only the rows still exactly as read. A
+// write that landed on the source in between keeps its row there for the
+// next pass; a lost answer leaves the row in both shards, and the next pass
+// does both again.
 
 export type MovedRow = Record<string, unknown> & { _rowid: number };
 
@@ -15,6 +17,8 @@ interface TableMove {
   columns: readonly string[];
   /** What the upsert does with a row already in the routed shard. */
   onConflict: string;
+  /** The columns that make a row large: a page stops at a number of their bytes. */
+  bodies?: readonly string[];
 }
 
 // Set-once state fields are merged, never overwritten: a deletion, a
@@ -28,6 +32,42 @@ const DOCUMENT_MERGE = `ON CONFLICT (uuid) DO UPDATE SET
   archived_at = coalesce(archived_at, excluded.archived_at),
   data = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN data END,
   metadata = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN metadata END`;
+
+const EVENT_COLUMNS = [
+  "id",
+  "type",
+  "credential_id",
+  "environment",
+  "created_at",
+  "document_uuid",
+  "reference",
+  "rectifies_uuid",
+  "document_created_at",
+  "transport_date",
+  "first_access",
+  "endpoint_id",
+] as const;
+
+/**
+ * The move of a table whose rows change in place: the copy written last
+ * (its `updated_at`) wins, with every column but those a row is created
+ * with (its key, owner and creation time).
+ */
+const newestWins = (
+  key: readonly string[],
+  columns: readonly string[],
+): TableMove => ({
+  columns,
+  onConflict: `ON CONFLICT (${key.join(", ")}) DO UPDATE SET ${columns
+    .filter(
+      (column) =>
+        !key.includes(column) &&
+        column !== "credential_id" &&
+        column !== "created_at",
+    )
+    .map((column) => `${column} = excluded.${column}`)
+    .join(", ")} WHERE excluded.updated_at > updated_at`,
+});
 
 export const MOVES = {
   credentials: {
@@ -90,15 +130,71 @@ export const MOVES = {
       "archived_at",
     ],
     onConflict: DOCUMENT_MERGE,
+    bodies: ["data", "metadata"],
   },
   audit_events: {
-    // The id is each shard's own sequence: an event is recognised by what it says.
+    // The id is each shard's own sequence: an event is recognised by what
+    // it says (an empty onConflict says so).
     columns: [
       "document_uuid",
       "type",
       "credential_id",
       "request_id",
       "occurred_at",
+    ],
+    onConflict: "",
+  },
+  // A document's events wait in its shard until relayed; the relay's mark
+  // that reached either copy holds.
+  event_outbox: {
+    columns: [...EVENT_COLUMNS, "relayed_at"],
+    onConflict:
+      "ON CONFLICT (id) DO UPDATE SET relayed_at = coalesce(relayed_at, excluded.relayed_at)",
+  },
+  // A credential's events, endpoints, deliveries and attempts live in its
+  // home shard. Events never change; an endpoint's or a delivery's newest
+  // write (updated_at) wins; an attempt is recognised by what it says.
+  events: { columns: EVENT_COLUMNS, onConflict: "ON CONFLICT DO NOTHING" },
+  webhook_endpoints: newestWins(
+    ["id"],
+    [
+      "id",
+      "credential_id",
+      "url",
+      "event_types",
+      "description",
+      "enabled",
+      "disabled_reason",
+      "failing_since",
+      "secret",
+      "previous_secret",
+      "previous_secret_expires_at",
+      "created_at",
+      "updated_at",
+    ],
+  ),
+  webhook_deliveries: newestWins(
+    ["event_id", "endpoint_id"],
+    [
+      "event_id",
+      "endpoint_id",
+      "credential_id",
+      "status",
+      "attempts",
+      "next_attempt_at",
+      "created_at",
+      "updated_at",
+    ],
+  ),
+  webhook_attempts: {
+    columns: [
+      "event_id",
+      "endpoint_id",
+      "credential_id",
+      "attempted_at",
+      "status_code",
+      "error",
+      "duration_ms",
     ],
     onConflict: "",
   },
@@ -127,27 +223,49 @@ export type MovedTable = keyof typeof MOVES;
 
 const field = (column: string) => `json_extract(j.value, '$.${column}')`;
 
+/** How much one page may hold: rows, and bytes of the table's bodies. */
+export interface PageLimit {
+  rows: number;
+  bytes: number;
+}
+
 /**
- * Up to `limit` rows of `table` after rowid `after`. A summary comes with its
- * credential's environment where that credential lives in this shard (a demo
- * token's, in shard 0), since a demo list stays in bucket 0.
+ * The rows of `table` after rowid `after`: up to `limit.rows`, stopping
+ * after the row whose bodies reach `limit.bytes` (the first row always). A
+ * summary comes with its credential's environment where that credential
+ * lives in this shard (a demo token's, in shard 0), since a demo list stays
+ * in bucket 0.
  */
 export async function pageOfTable(
   db: Database,
   table: MovedTable,
   after: number,
-  limit: number,
+  limit: PageLimit,
 ): Promise<MovedRow[]> {
-  // The operator's job, never a request: `limit` rows a call, by rowid.
+  const { bodies } = MOVES[table] as TableMove;
+  // The operator's job, never a request: `limit.rows` rows a call, by rowid.
   const query =
     table === "document_summaries"
       ? `SELECT s.rowid AS _rowid, s.*, c.environment AS credential_environment
          FROM document_summaries s LEFT JOIN credentials c ON c.id = s.credential_id
          WHERE s.rowid > ? ORDER BY s.rowid LIMIT ?`
-      : `SELECT rowid AS _rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`;
+      : bodies
+        ? // The sizes of the next rows first, then the rows whose bodies
+          // before them stay under the bytes.
+          `WITH head AS (
+             SELECT rowid AS r, ${bodies
+               .map((column) => `coalesce(length(CAST(${column} AS BLOB)), 0)`)
+               .join(" + ")} AS bytes
+             FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?),
+           page AS (
+             SELECT r, coalesce(sum(bytes) OVER (ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+             FROM head)
+           SELECT t.rowid AS _rowid, t.* FROM page JOIN ${table} t ON t.rowid = page.r
+           WHERE page.before < ? ORDER BY t.rowid`
+        : `SELECT rowid AS _rowid, * FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`;
   const { results } = await db.$client
     .prepare(query)
-    .bind(after, limit)
+    .bind(after, limit.rows, ...(bodies ? [limit.bytes] : []))
     .all<MovedRow>();
   return results;
 }
@@ -162,9 +280,9 @@ export async function copyRows(
   const list = columns.join(", ");
   const values = columns.map(field).join(", ");
   const query =
-    table === "audit_events"
-      ? `INSERT INTO audit_events (${list}) SELECT ${values} FROM json_each(?) j
-         WHERE NOT EXISTS (SELECT 1 FROM audit_events a WHERE ${columns
+    onConflict === ""
+      ? `INSERT INTO ${table} (${list}) SELECT ${values} FROM json_each(?) j
+         WHERE NOT EXISTS (SELECT 1 FROM ${table} a WHERE ${columns
            .map((column) => `a.${column} IS ${field(column)}`)
            .join(" AND ")})`
       : // WHERE true: SQLite's parser needs it before an upsert's ON CONFLICT.

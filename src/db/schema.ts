@@ -9,6 +9,8 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { ENVIRONMENTS } from "../schemas/environment";
+import { EVENT_TYPES } from "../schemas/event";
+import { DELIVERY_STATUSES } from "../schemas/event-result";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
 // - organizations: every shard (a copy each, written by the key tool);
@@ -232,9 +234,10 @@ export type OrganizationRow = typeof organizations.$inferSelect;
 export type CredentialRow = typeof credentials.$inferSelect;
 export type DocumentRow = typeof documents.$inferSelect;
 
-// Every call of the operations API (/ops/v1, docs/operations.md), in DB_0:
-// written when the call arrives, its status when it is answered (null: the
-// answer was lost or the Worker died). Never a secret.
+// Every call of the operations API let in (/ops/v1, docs/operations.md), in
+// DB_0: written when the call arrives, its status when it is answered (null:
+// the answer was lost or the Worker died); a refusal is a log line, not a
+// row. Never a secret.
 export const opsCalls = sqliteTable(
   "ops_calls",
   {
@@ -242,7 +245,8 @@ export const opsCalls = sqliteTable(
     requestId: text("request_id").notNull(),
     operation: text("operation").notNull(),
     clientIp: text("client_ip").notNull(),
-    // The support keyring's version the secret matched; null when refused.
+    // The support keyring's version the secret matched; null on the rows of
+    // refusals, recorded before refusals became log lines.
     keyVersion: text("key_version"),
     status: integer("status"),
     startedAt: integer("started_at").notNull(),
@@ -252,3 +256,150 @@ export const opsCalls = sqliteTable(
 );
 
 export type OpsCallRow = typeof opsCalls.$inferSelect;
+
+// Events (docs/webhooks.md). A fact's event is first written in the batch
+// that commits the fact, in the document's shard (event_outbox); it is then
+// relayed to its credential's home shard (events), where the events API lists
+// it and its deliveries to the credential's webhook endpoints are tracked.
+
+/** The columns an event carries, wherever it is kept. */
+const eventColumns = {
+  id: text("id").primaryKey(),
+  type: text("type", { enum: EVENT_TYPES }).notNull(),
+  credentialId: text("credential_id").notNull(),
+  environment: text("environment", { enum: ENVIRONMENTS }).notNull(),
+  createdAt: integer("created_at").notNull(),
+  // The document's facts the event carries (null for a ping).
+  documentUuid: text("document_uuid"),
+  reference: text("reference"),
+  rectifiesUuid: text("rectifies_uuid"),
+  documentCreatedAt: integer("document_created_at"),
+  transportDate: text("transport_date"),
+  // document.accessed: whether it was the document's first QR access (1/0).
+  firstAccess: integer("first_access", { mode: "boolean" }),
+  // ping: the endpoint it tests.
+  endpointId: text("endpoint_id"),
+};
+
+export const eventOutbox = sqliteTable(
+  "event_outbox",
+  {
+    ...eventColumns,
+    // When the relay wrote it to the home shard; null until then.
+    relayedAt: integer("relayed_at"),
+  },
+  (t) => [
+    index("event_outbox_unrelayed_idx")
+      .on(t.createdAt)
+      .where(sql`${t.relayedAt} IS NULL`),
+    index("event_outbox_created_at_idx").on(t.createdAt),
+    // Both the first QR access's event and a deletion's are written once per
+    // document; their batches look for an earlier one.
+    index("event_outbox_document_idx").on(t.documentUuid, t.type),
+  ],
+);
+
+export const events = sqliteTable("events", eventColumns, (t) => [
+  index("events_list_idx").on(
+    t.credentialId,
+    sql`${t.createdAt} DESC`,
+    sql`${t.id} DESC`,
+  ),
+  // A list of one type or one document reads their events only, in order.
+  index("events_type_idx").on(
+    t.credentialId,
+    t.type,
+    sql`${t.createdAt} DESC`,
+    sql`${t.id} DESC`,
+  ),
+  index("events_document_idx").on(
+    t.credentialId,
+    t.documentUuid,
+    sql`${t.createdAt} DESC`,
+    sql`${t.id} DESC`,
+  ),
+  index("events_created_at_idx").on(t.createdAt),
+]);
+
+export type EventRow = typeof events.$inferSelect;
+
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    credentialId: text("credential_id").notNull(),
+    url: text("url").notNull(),
+    // JSON array of event types, or ["*"] for every type.
+    eventTypes: text("event_types", { mode: "json" })
+      .$type<string[]>()
+      .notNull(),
+    description: text("description"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    // "failing" when the service disabled it after 3 days of failures.
+    disabledReason: text("disabled_reason"),
+    // The first failed attempt since the last delivered one.
+    failingSince: integer("failing_since"),
+    // The signing secret, encrypted under WEBHOOK_KEYRING (its version inside).
+    secret: text("secret").notNull(),
+    // After a rotation: the former secret, which still signs until then.
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_credential_idx").on(t.credentialId)],
+);
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    eventId: text("event_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    credentialId: text("credential_id").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    // When the next attempt is due; null once delivered or failed.
+    nextAttemptAt: integer("next_attempt_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.endpointId] }),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    // An endpoint disabled after 3 days of failures fails its pending ones.
+    index("webhook_deliveries_endpoint_idx")
+      .on(t.endpointId)
+      .where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: text("event_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    // Where it lives (the credential's home shard), for the rebalance.
+    credentialId: text("credential_id").notNull(),
+    attemptedAt: integer("attempted_at").notNull(),
+    // The endpoint's HTTP status, or null when no answer came (see error).
+    statusCode: integer("status_code"),
+    // "timeout" or "connection" when no answer came, "redirect" for a 3xx
+    // (never followed); null otherwise.
+    error: text("error"),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [
+    index("webhook_attempts_event_idx").on(t.eventId, t.attemptedAt),
+    index("webhook_attempts_attempted_at_idx").on(t.attemptedAt),
+  ],
+);
+
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;

@@ -55,6 +55,9 @@ export async function authenticate(
     throw new DomainError("UNAUTHENTICATED");
   }
 
+  // A demo token works from the exact address that asked for it, not its
+  // network (the demo's limits count that: demo-network.ts): the binding
+  // guards a token that leaked, so it is as narrow as it can be.
   const allowed = row.requesterIp ? [row.requesterIp] : row.allowedIps;
   if (allowed.length > 0 && !allowed.includes(clientIp)) {
     throw new DomainError("IP_NOT_ALLOWED");

@@ -50,8 +50,9 @@ const consume = (services: RateServices, terms: RateTerms) =>
 /**
  * Before authentication: counts the request of a real key on the terms it
  * had the last time it came from this IP, if this isolate remembers it. An
- * unknown key, one from another IP or a demo token starts nothing, so that
- * no request counts against a budget its key may not spend.
+ * unknown key or one from another IP starts nothing, so that no request
+ * counts against a budget its key may not spend; a demo token has no count
+ * of its own (its network's limits count it: demo-limits.ts).
  */
 export function startRateCount(
   services: RateServices,

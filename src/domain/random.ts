@@ -16,6 +16,16 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** A public identifier such as `cred_…` or `org_…`. */
-export const newId = (prefix: "org" | "cred"): string =>
+/** A public identifier such as `cred_…`, `org_…` or a webhook endpoint's `we_…`. */
+export const newId = (prefix: "org" | "cred" | "we"): string =>
   `${prefix}_${randomBase62(24)}`;
+
+/**
+ * An event id drawn here, for an event answered as it is written (a ping):
+ * `evt_` and 24 hex digits, like those the commit batches draw in SQL
+ * (src/db/event-outbox.ts).
+ */
+export const newEventId = (): string =>
+  `evt_${Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("")}`;

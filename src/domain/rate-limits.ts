@@ -8,7 +8,7 @@ export type RateDecision =
   | { allowed: true }
   | { allowed: false; retryAfterMs: number };
 
-/** Exact counters of events per key, such as a demo IP or a credential. */
+/** Exact counters of events per key, such as a demo caller's network or a credential. */
 export interface RateLimits {
   /** Counts one event on `counter` of `key` if every limit allows it. */
   consume(

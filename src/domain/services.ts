@@ -1,5 +1,6 @@
 import type { Clock } from "../clock";
 import type { Database } from "../db/client";
+import type { EventMessage } from "../schemas/event-message";
 import type { ArchiveStore } from "../storage/archive-store";
 import type { FontStore } from "../storage/font-store";
 import type { Keyring } from "../storage/keyring";
@@ -8,9 +9,21 @@ import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
 import type { RateLimits } from "./rate-limits";
+import type { WebhookSettings } from "./webhooks/webhook-settings";
 
 /** Runs `work` after the answer is sent; `task` names it if it fails. */
 export type Background = (task: string, work: Promise<unknown>) => void;
+
+/** The events queue: each message sent, or the call throws (its answer may be lost after it was sent). */
+interface EventQueue {
+  send(
+    messages: readonly EventMessage[],
+    options?: { delaySeconds?: number },
+  ): Promise<void>;
+}
+
+/** Posts one webhook delivery and answers the receiver's response (src/domain/events/deliver.ts). */
+export type SendWebhook = (request: Request) => Promise<Response>;
 
 /**
  * Everything the rules use, passed in so that tests and fault injection can
@@ -34,6 +47,11 @@ export interface Services {
   renderPdf: RenderPdf;
   fonts: FontStore;
   rateLimits: RateLimits;
+  /** Where events are announced for their relay and deliveries (src/domain/events). */
+  eventQueue: EventQueue;
+  /** The webhooks' secrets keyring and the URLs this deployment delivers to. */
+  webhooks: WebhookSettings;
+  sendWebhook: SendWebhook;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

@@ -171,7 +171,7 @@ export interface ShardsMoving<T> {
 }
 
 /** The shard `route` picked before the rebalance running, when it is not the one it picks now. */
-function formerShard<T>(
+export function formerShard<T>(
   { shards, shardsBefore }: ShardsMoving<T>,
   route: (shards: readonly T[]) => T,
 ): T | null {
@@ -199,22 +199,29 @@ export async function findMoving<T, R>(
 }
 
 /**
- * A conditional write where the row is: in the former shard first, then,
- * where it took no effect, in the current one. Landing on the former copy
- * before the mover deletes it keeps that copy there (the mover deletes only
- * a row still as it read it) until the next step merges it.
+ * A conditional write decided on the copy that holds the row: the former
+ * shard's while the row is there, else the current one's. A write the former
+ * copy refuses stays refused (`holds` tells a refusal from a row no longer
+ * there): the mover's copy in the current shard may be stale, and writing it
+ * would undo the very fact that refused. `holds` reads after the write, so a
+ * row the mover took in between (copied, then deleted only as it read it)
+ * has every such fact in its current copy too, which refuses alike. A write
+ * that lands on the former copy before the mover deletes it keeps that copy
+ * there (the mover deletes only a row still as it read it) until the next
+ * step merges it. True when the write took effect.
  */
 export async function writeMoving<T>(
   where: ShardsMoving<T>,
   route: (shards: readonly T[]) => T,
   write: (shard: T) => Promise<boolean>,
-): Promise<{ shard: T; done: boolean }> {
+  holds: (shard: T) => Promise<boolean>,
+): Promise<boolean> {
   const former = formerShard(where, route);
-  if (former !== null && (await write(former))) {
-    return { shard: former, done: true };
+  if (former !== null) {
+    if (await write(former)) return true;
+    if (await holds(former)) return false;
   }
-  const shard = route(where.shards);
-  return { shard, done: await write(shard) };
+  return write(route(where.shards));
 }
 
 /** Every shard that may hold the row `route` places: the former one while a rebalance runs, and the current one. */

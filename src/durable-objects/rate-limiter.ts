@@ -3,7 +3,7 @@ import type { RateDecision, RateLimit } from "../domain/rate-limits";
 
 /**
  * Exact per-key counting on sliding windows (one object per key, such as a
- * demo IP or a credential): each counter keeps the times of its events within
+ * demo caller's network or a credential): each counter keeps the times of its events within
  * its longest window, so a decision is exact at every boundary and the
  * `Retry-After` is the time until the oldest counted event leaves its window.
  * The events are rows of the object's SQLite database, indexed by counter and

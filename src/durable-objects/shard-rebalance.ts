@@ -35,12 +35,22 @@ const PROGRESS = "progress";
  * the steps of src/domain/operations/rebalance-shards.ts and keeps its
  * cursor in storage after each one, so that a crash, a deploy or a failed
  * step resumes where it stopped; a step done twice moves nothing twice.
+ * While a pass runs, an alarm is always set: a pass never stops in
+ * "running" with nothing left to move it on.
  */
 export class ShardRebalance extends DurableObject<Env> {
-  /** Starts a pass from `from` shards, unless one is running (its progress then). */
+  /**
+   * Starts a pass from `from` shards, unless one is running: its progress
+   * then, with its alarm set again should it have been lost.
+   */
   async start(from: number): Promise<RebalanceProgress> {
     const current = await this.progress();
-    if (current?.state === "running") return current;
+    if (current?.state === "running") {
+      if ((await this.ctx.storage.getAlarm()) === null) {
+        await this.ctx.storage.setAlarm(Date.now());
+      }
+      return current;
+    }
     const progress: RebalanceProgress = {
       from,
       to: openShards(this.env).length,
@@ -63,35 +73,45 @@ export class ShardRebalance extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    // The retry, set before anything else: should this run end without
+    // setting the next alarm (an exception, a deploy, a limit), it resumes.
+    await this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
     const progress = await this.progress();
-    if (progress?.state !== "running") return;
+    if (progress?.state !== "running") {
+      await this.ctx.storage.deleteAlarm();
+      return;
+    }
+    try {
+      await this.run(progress);
+    } catch (error) {
+      logFailure({ event: "rebalance_step_failed" }, error);
+      progress.lastError =
+        error instanceof Error ? error.message : String(error);
+      await this.ctx.storage.put(PROGRESS, progress);
+      await this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
+    }
+  }
+
+  /** Steps until the pass is done or this alarm's budget is spent, saving the progress after each. */
+  private async run(progress: RebalanceProgress): Promise<void> {
     const shards = openShards(this.env);
     let queries = 0;
     while (queries < QUERIES_PER_ALARM) {
-      try {
-        const step = await rebalanceStep(
-          shards,
-          progress.from,
-          progress.cursor,
-        );
-        queries += step.queries;
-        progress.moved[step.table] =
-          (progress.moved[step.table] ?? 0) + step.moved;
-        progress.steps += 1;
-        progress.cursor = step.next;
-        progress.lastError = null;
-      } catch (error) {
-        logFailure({ event: "rebalance_step_failed" }, error);
-        progress.lastError =
-          error instanceof Error ? error.message : String(error);
-        await this.ctx.storage.put(PROGRESS, progress);
-        await this.ctx.storage.setAlarm(Date.now() + RETRY_MS);
-        return;
+      const step = await rebalanceStep(shards, progress.from, progress.cursor);
+      for (const refusal of step.refused) {
+        logFailure({ event: "rebalance_page_shrunk" }, refusal);
       }
+      queries += step.queries;
+      progress.moved[step.table] =
+        (progress.moved[step.table] ?? 0) + step.moved;
+      progress.steps += 1;
+      progress.cursor = step.next;
+      progress.lastError = null;
       if (progress.cursor === null) {
         progress.state = "done";
         progress.finishedAt = Date.now();
         await this.ctx.storage.put(PROGRESS, progress);
+        await this.ctx.storage.deleteAlarm();
         return;
       }
       await this.ctx.storage.put(PROGRESS, progress);

@@ -3,6 +3,7 @@ import {
   DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
   DEFAULT_MAX_BODY_BYTES,
 } from "../config";
+import { MAX_WEBHOOK_ENDPOINTS } from "../domain/webhooks/endpoints";
 import { DELETE_WINDOW_HOURS, READ_WINDOW_HOURS } from "../domain/windows";
 import {
   type DomainError,
@@ -25,6 +26,11 @@ type CatalogEntry<Code extends ErrorCode> = {
   headers?: (facts: ErrorFacts[Code]) => Record<string, string>;
   /** Absent: both. */
   api?: Api;
+  /**
+   * Answered only by the operations whose descriptions name it: the others'
+   * descriptions of its status leave it out.
+   */
+  namedOnly?: true;
 } & (keyof ErrorFacts[Code] extends never
   ? { example?: never }
   : {
@@ -144,7 +150,7 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     api: "customers",
     example: { retryAfterMs: EXAMPLE_RETRY_AFTER_MS },
     message: ({ retryAfterMs }) =>
-      `Too many demo requests from this IP address; retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
+      `Too many demo requests from this network (IP address, or IPv6 /64); retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
     headers: retryAfter,
   },
   // No Retry-After: the limit of a session never resets.
@@ -173,6 +179,21 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     api: "customers",
     message: () => "The public demo is switched off.",
   },
+  DEMO_NOT_ALLOWED: {
+    status: 403,
+    api: "customers",
+    namedOnly: true,
+    message: () =>
+      "Demo tokens have no events or webhook endpoints: use an API key (sk_test_ or sk_live_).",
+  },
+  WEBHOOK_ENDPOINT_LIMIT: {
+    status: 409,
+    api: "customers",
+    namedOnly: true,
+    example: { limit: MAX_WEBHOOK_ENDPOINTS },
+    message: ({ limit }) =>
+      `An API key may have at most ${limit} webhook endpoints; delete one to add another.`,
+  },
   OPS_UNAUTHENTICATED: {
     status: 401,
     api: "ops",
@@ -194,7 +215,12 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
  */
 export function codesOf(status: number, api: Api) {
   return Object.entries(ERROR_CATALOG).flatMap(([code, entry]) => {
-    const { example = {}, message, headers } = entry as CatalogEntry<ErrorCode>;
+    const {
+      example = {},
+      message,
+      headers,
+      namedOnly = false,
+    } = entry as CatalogEntry<ErrorCode>;
     const facts = example as never;
     return entry.status === status && (entry.api ?? api) === api
       ? [
@@ -202,6 +228,7 @@ export function codesOf(status: number, api: Api) {
             code: code as ErrorCode,
             message: message(facts),
             headers: headers?.(facts) ?? {},
+            namedOnly,
           },
         ]
       : [];

@@ -31,22 +31,42 @@ export const handleError: ErrorHandler<AppEnv> = (error, c) => {
   }
   const refusal = domainErrorBehind(error);
   if (refusal) {
-    if (refusal.cause instanceof Error) logRequestFailure(c, refusal.cause);
+    if (refusal.cause instanceof Error) {
+      logRequestFailure(c, refusal.cause, refusal);
+    }
     return errorResponse(c, refusal);
   }
   if (error instanceof HTTPException && error.status === 404) {
     return errorResponse(c, notFound());
   }
-  logRequestFailure(c, error);
-  return errorResponse(
-    c,
-    new DomainError("INTERNAL_ERROR", { requestId: c.get("requestId") }),
-  );
+  const internal = new DomainError("INTERNAL_ERROR", {
+    requestId: c.get("requestId"),
+  });
+  logRequestFailure(c, error, internal);
+  return errorResponse(c, internal);
 };
 
-/** The stack goes to the log, keyed by request id, never to the caller. */
-const logRequestFailure = (c: Context<AppEnv>, error: Error): void =>
-  logFailure({ request_id: c.get("requestId") }, error, { stack: true });
+/**
+ * The stack goes to the log, keyed by request id, never to the caller; with
+ * the answer's code, and what could not be reached for a 503, to count and
+ * alert on (docs/operations.md "Watching production").
+ */
+function logRequestFailure(
+  c: Context<AppEnv>,
+  error: Error,
+  answer: DomainError,
+): void {
+  const { facts } = answer;
+  logFailure(
+    {
+      request_id: c.get("requestId"),
+      code: answer.code,
+      ...("dependency" in facts ? { dependency: facts.dependency } : {}),
+    },
+    error,
+    { stack: true },
+  );
+}
 
 export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, notFound());

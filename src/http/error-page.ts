@@ -1,3 +1,5 @@
+import { toBase64 } from "../base64";
+
 // The page a person's browser gets when a QR link leads to no PDF
 // (docs/api.md, QR links): Spanish first, English beneath, nothing to load.
 
@@ -44,7 +46,7 @@ export function errorPagePolicy(): Promise<string> {
   policy ??= crypto.subtle
     .digest("SHA-256", new TextEncoder().encode(STYLE))
     .then((digest) => {
-      const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+      const hash = toBase64(new Uint8Array(digest));
       return [
         "default-src 'none'",
         `style-src 'sha256-${hash}'`,

@@ -22,9 +22,9 @@ const { real, demo } = DEFAULT_MAX_BODY_BYTES;
 const STATUS_MEANINGS = {
   400: "The body is not JSON, or not a JSON object.",
   401: "No credential, or one that is unknown, revoked or expired.",
-  403: "The caller's IP is not allowed for this credential (a demo token: only the IP that requested it).",
+  403: "The credential may not make this request: not from the caller's IP (a demo token: only from the IP that requested it), or, for a demo token, not at all.",
   404: "No such resource for this caller: nonexistent, foreign, out of its window or deleted, all alike.",
-  409: "The document rules refuse the request.",
+  409: "The rules refuse the request: the document rules, or a limit of the key.",
   413: `The body is over the configured limit: ${real} bytes by default (\`MAX_BODY_BYTES\`), ${demo} for demo requests (\`MAX_DEMO_BODY_BYTES\`).`,
   415: "The body's Content-Type is not application/json.",
   422: "Validation failed: every error at once, each with the dotted path of its field or the name of its query parameter.",
@@ -78,7 +78,10 @@ interface Options {
   api?: "customers" | "ops";
   /** Create and correct may also refuse the PDF's size. */
   issuing?: boolean;
-  /** The only codes it answers of their statuses; otherwise every code of a status. */
+  /**
+   * The only codes it answers of their statuses; otherwise every code of a
+   * status but those answered only where named.
+   */
   codes?: readonly ErrorCode[];
   /** A QR link: a browser that ranks HTML above JSON gets a page instead. */
   page?: boolean;
@@ -90,7 +93,8 @@ function errorResponse(
 ): ResponseObject {
   const all = codesOf(status, api);
   const listed = all.filter(({ code }) => only.includes(code));
-  const codes = listed.length > 0 ? listed : all;
+  const codes =
+    listed.length > 0 ? listed : all.filter(({ namedOnly }) => !namedOnly);
   const names = [...new Set(codes.flatMap((c) => Object.keys(c.headers)))];
   const headers = Object.fromEntries(
     names.map((name) => {

@@ -33,7 +33,7 @@ type Spec<
 > = Omit<OperationContract, "params" | "query" | "body"> & {
   params?: Params;
   query?: Query;
-  /** A required JSON body, read under `limit`: 415, 413, 400, then 422. */
+  /** A JSON body, read under `limit`: 415, 413, 400, then 422. */
   body?: BodyContract & { schema: Body; limit: BodyLimit };
   /** The route's policy (authentication, limits), in the order of checks. */
   middleware?: MiddlewareHandler<E>[];
@@ -79,7 +79,13 @@ export function defineOperation<
     ...middleware,
     ...(spec.query ? [validate("query", spec.query)] : []),
     ...(spec.body?.schema
-      ? [validateJsonBody(spec.body.schema, spec.body.limit)]
+      ? [
+          validateJsonBody(
+            spec.body.schema,
+            spec.body.limit,
+            spec.body.optional,
+          ),
+        ]
       : []),
     serveOperation,
   ] as unknown as [MiddlewareHandler<AppEnv>];

@@ -28,20 +28,28 @@ export const validate = <
     }
   });
 
+/** A request sent without a body, or with an empty one. */
+const withoutBody = (request: Request): boolean =>
+  request.body === null || request.headers.get("Content-Length") === "0";
+
 /**
  * Reads the JSON body under the route's size limit, then validates it like
- * `validate`.
+ * `validate`. An `optional` body left out is `{}`.
  */
 export const validateJsonBody = <Schema extends z.ZodType>(
   schema: Schema,
   limit: BodyLimit,
+  optional?: true,
 ): MiddlewareHandler<
   AppEnv,
   string,
   { in: { json: z.input<Schema> }; out: { json: z.output<Schema> } }
 > =>
   async function validateJsonBody(c, next) {
-    const body = await readJsonObject(c.req.raw, limit(c));
+    const body =
+      optional && withoutBody(c.req.raw)
+        ? {}
+        : await readJsonObject(c.req.raw, limit(c));
     const result = schema.safeParse(body);
     if (!result.success) throw invalid(result.error.issues, body);
     c.req.addValidatedData("json", result.data as object);

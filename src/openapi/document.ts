@@ -4,6 +4,7 @@ import { linksFrom } from "./links";
 import type { OperationContract, SchemaLike } from "./operation-contract";
 import { headOf } from "./responses";
 import { BEARER, SECURITY_SCHEMES } from "./security";
+import { webhookItems } from "./webhooks";
 
 /** How a document writes a zod schema: a reference to its components, or inlined. */
 export type SchemaOf = (schema: z.ZodType, io: "input" | "output") => object;
@@ -80,7 +81,7 @@ function operationObject(
     ...(body
       ? {
           requestBody: {
-            required: true,
+            required: body.optional !== true,
             content: {
               "application/json": {
                 schema: schemaOf(body.schema, "input"),
@@ -128,11 +129,22 @@ function buildDocument(operations: readonly OperationContract[]) {
     servers: [{ url: "/" }],
     tags: [
       { name: "documents", description: "Your documents (Bearer key)." },
+      {
+        name: "webhooks",
+        description:
+          "Your webhook endpoints: where events are POSTed, signed (an API key, not a demo token).",
+      },
       { name: "qr", description: "The QR links: the PDF without a key." },
       { name: "demo", description: "The public demo." },
+      {
+        name: "events",
+        description:
+          "What happened to your documents: listed, shown with their deliveries, redelivered (an API key, not a demo token), and as each is posted to your webhook endpoints.",
+      },
     ],
     security: BEARER,
     paths: pathItems(operations, componentRef),
+    webhooks: webhookItems(),
     components: {
       securitySchemes: SECURITY_SCHEMES,
       schemas: componentSchemas(),

@@ -4,7 +4,7 @@ import type * as z from "zod";
 // each operation (src/http/operation.ts) and hands its table down to the
 // builders here, which never import it.
 
-type Method = "get" | "put" | "post" | "delete";
+type Method = "get" | "put" | "patch" | "post" | "delete";
 
 /** A JSON Schema, or a zod schema the document turns into one. */
 export type SchemaLike = z.ZodType | object;
@@ -41,11 +41,13 @@ export interface ParameterObject {
   schema: object;
 }
 
-/** A required JSON body: its schema and what /docs offers to send. */
+/** A JSON body: its schema and what /docs offers to send. */
 export interface BodyContract {
   schema: z.ZodType;
   /** The first one is what "Try it out" sends. */
   examples: Record<string, Example>;
+  /** A body the request may leave out, which then means `{}`. */
+  optional?: true;
 }
 
 /**

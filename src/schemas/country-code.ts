@@ -5,6 +5,9 @@ import { contractIssue } from "./issues";
 export const asciiUpperCase = (value: string): string =>
   value.replace(/[a-z]/g, (letter) => letter.toUpperCase());
 
+/** Spain's code in any case, as the service upper-cases it: a pattern for the OpenAPI document. */
+export const SPAIN_PATTERN = "^[Ee][Ss]$";
+
 /** CountryCode (docs/api.md, Normalization): two letters, upper-cased; ISO membership is not checked. */
 export const countryCode = z
   .string()

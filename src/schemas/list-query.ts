@@ -9,7 +9,7 @@ const CANONICAL_INTEGER = /^(0|-?[1-9][0-9]*)$/;
  * A query parameter given at most once: a repeated one (`?page=1&page=2`)
  * arrives as a list, which `schema` would only call the wrong type.
  */
-const singleValued = <S extends z.ZodType>(schema: S) =>
+export const singleValued = <S extends z.ZodType>(schema: S) =>
   z.preprocess((value, ctx) => {
     if (Array.isArray(value)) {
       ctx.issues.push(
@@ -47,15 +47,27 @@ const integerParameter = (
     // For the OpenAPI document: what the text above must spell.
     .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
 
+// The most entries a page of a list holds.
+const MAX_PAGE_LIMIT = 100;
+
+/** A list's `limit`: 1..100, `fallback` when absent. */
+export const limitParameter = (fallback: number) =>
+  singleValued(
+    integerParameter(
+      fallback,
+      1,
+      MAX_PAGE_LIMIT,
+      `Must be between 1 and ${MAX_PAGE_LIMIT}.`,
+    ),
+  );
+
 /** Query of the list route; unknown parameters are ignored. */
 export const listQuerySchema = z
   .object({
     page: singleValued(
       integerParameter(1, 1, Number.MAX_SAFE_INTEGER, "Must be 1 or more."),
     ),
-    limit: singleValued(
-      integerParameter(25, 1, 100, "Must be between 1 and 100."),
-    ),
+    limit: limitParameter(25),
     from: singleValued(
       calendarDate.optional().meta({
         description:

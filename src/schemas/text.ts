@@ -10,21 +10,75 @@ import { contractIssue } from "./issues";
 // C0 controls other than tab, line feed and carriage return, DEL, and
 // unpaired surrogates (in `u` mode a lone surrogate is a code point of its
 // own): no document can hold them.
-const UNPRINTED = String.raw`\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uD800-\uDFFF`;
-const NO_CONTROL_CHARACTERS = `^[^${UNPRINTED}]*$`;
-const NO_CONTROL_CHARACTERS_U = new RegExp(NO_CONTROL_CHARACTERS, "u");
+const UNPRINTED: readonly [number, number][] = [
+  [0x00, 0x08],
+  [0x0b, 0x0c],
+  [0x0e, 0x1f],
+  [0x7f, 0x7f],
+  [0xd800, 0xdfff],
+];
+
+/**
+ * `ranges` as the items of a regular expression's character class, written
+ * in the syntax ECMA-262 (`u` mode), Python's `re` and Rust's regex all read
+ * alike, so that every fuzzer and validator reads the OpenAPI document: a
+ * BMP code point as `\uXXXX`, one beyond it as the character itself (the
+ * escapes that name one, `\u{…}`, `\U…` or a surrogate pair, differ among
+ * them).
+ */
+const classItems = (ranges: readonly (readonly [number, number])[]): string =>
+  ranges
+    .map(([first, last]) =>
+      first === last
+        ? classItem(first)
+        : `${classItem(first)}-${classItem(last)}`,
+    )
+    .join("");
+const classItem = (codePoint: number): string =>
+  codePoint > 0xffff
+    ? String.fromCodePoint(codePoint)
+    : `\\u${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** The pattern of the texts made only of the code points in `ranges`. */
+const onlyCodePointsIn = (
+  ranges: readonly (readonly [number, number])[],
+): string => `^[${classItems(ranges)}]*$`;
+
+const NO_CONTROL_CHARACTERS_U = new RegExp(
+  `^[^${classItems(UNPRINTED)}]*$`,
+  "u",
+);
 const isPrintable = (value: string): boolean =>
   NO_CONTROL_CHARACTERS_U.test(value);
 
-const escapeCodePoint = (codePoint: number): string =>
-  `\\u{${codePoint.toString(16).toUpperCase()}}`;
+/** The code points outside `ranges` (sorted, apart). */
+function outside(ranges: readonly (readonly [number, number])[]) {
+  const gaps: [number, number][] = [];
+  let next = 0;
+  for (const [first, last] of ranges) {
+    if (first > next) gaps.push([next, first - 1]);
+    next = last + 1;
+  }
+  if (next <= 0x10ffff) gaps.push([next, 0x10ffff]);
+  return gaps;
+}
+
+/**
+ * Text without UNPRINTED, for the OpenAPI document: a positive class, since
+ * Rust's regex refuses a surrogate in a pattern.
+ */
+const NOT_PRINTED_TEXT = {
+  description:
+    "No control characters other than tab and line breaks, no unpaired surrogates: otherwise 422 INVALID_FORMAT.",
+  pattern: onlyCodePointsIn(outside(UNPRINTED)),
+};
 
 /**
  * Text every character of which the document fonts print: the JSON Schema
- * (`u` mode) of what `text` accepts, a component of the OpenAPI document
- * rather than repeated in every field. Its
- * pattern walks all code points, so it is built with the document, not on
- * every cold start. Fields point to it through PRINTED_TEXT below.
+ * of what `text` accepts, a component of the OpenAPI document rather than
+ * repeated in every field. Its pattern walks all code points, so it is built
+ * with the document, not on every cold start. Fields point to it through
+ * PRINTED_TEXT below.
  */
 component(
   "PrintedText",
@@ -32,13 +86,7 @@ component(
     description:
       "Text the document prints: no control characters other than tab and line breaks, no unpaired surrogates, no code point the document fonts cannot print (unassigned, private use, or without a glyph). Otherwise 422 INVALID_FORMAT, the message naming the code point.",
     get pattern() {
-      const ranges = printableCodePointRanges(isPrintable).map(
-        ([first, last]) =>
-          first === last
-            ? escapeCodePoint(first)
-            : `${escapeCodePoint(first)}-${escapeCodePoint(last)}`,
-      );
-      return `^[${ranges.join("")}]*$`;
+      return onlyCodePointsIn(printableCodePointRanges(isPrintable));
     },
   }),
 );
@@ -114,7 +162,7 @@ export const text = (min: number, max: number, { printed = true } = {}) =>
     .meta({
       minLength: min,
       maxLength: max,
-      ...(printed ? PRINTED_TEXT : { pattern: NO_CONTROL_CHARACTERS }),
+      ...(printed ? PRINTED_TEXT : NOT_PRINTED_TEXT),
     });
 
 /** An optional field: absent and null both mean "not given" and normalize to null. */

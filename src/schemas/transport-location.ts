@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { asciiUpperCase } from "./country-code";
+import { asciiUpperCase, SPAIN_PATTERN } from "./country-code";
 import { contractIssue } from "./issues";
 import { optional, text } from "./text";
 
@@ -19,7 +19,7 @@ const domesticCountry = z
     }
   })
   .meta({
-    pattern: "^[Ee][Ss]$",
+    pattern: SPAIN_PATTERN,
     description: "ES only (domestic transport); upper-cased by the service.",
   });
 

@@ -1,9 +1,10 @@
 import * as z from "zod";
-import { countryCode } from "./country-code";
-import { identifier } from "./identifier";
+import { countryCode, SPAIN_PATTERN } from "./country-code";
+import { identifier, identifierPattern } from "./identifier";
 import { fieldsAreValid } from "./issues";
 import { optional } from "./text";
 import {
+  FOREIGN_REGISTRATION_MIN_LENGTH,
   isValidRegistration,
   REGISTRATION_FORMATS,
   REGISTRATION_MAX_LENGTH,
@@ -41,6 +42,31 @@ const registrationMatchesCountry = (
       when: fieldsAreValid(countryField, registrationField),
     },
   );
+
+/**
+ * For the OpenAPI document: a registration of another country than Spain is
+ * 3..20 letters and digits, a rule JSON Schema states; Spain's formats are
+ * told in words (the registration's description).
+ */
+const foreignRegistration = (
+  countryField: "country" | "trailer_country",
+  registrationField: "registration" | "trailer_registration",
+) => ({
+  if: {
+    properties: { [countryField]: { pattern: SPAIN_PATTERN } },
+    required: [countryField],
+  },
+  else: {
+    properties: {
+      [registrationField]: {
+        pattern: identifierPattern(
+          FOREIGN_REGISTRATION_MIN_LENGTH,
+          REGISTRATION_MAX_LENGTH,
+        ),
+      },
+    },
+  },
+});
 
 /** Vehicle (docs/api.md, Vehicle): the tractor or lorry and, if any, its trailer. */
 export const vehicleSchema = z
@@ -89,6 +115,10 @@ export const vehicleSchema = z
           trailer_registration: ["trailer_country"],
         },
       },
+    ],
+    allOf: [
+      foreignRegistration("country", "registration"),
+      foreignRegistration("trailer_country", "trailer_registration"),
     ],
     description:
       "trailer_country and trailer_registration: both or neither (422 BOTH_OR_NEITHER otherwise).",

@@ -1,3 +1,5 @@
+import { fromBase64 } from "../base64";
+
 // A versioned keyring from a Worker secret (PDF_KEYRING, QR_KEYRING):
 //   {"current":"v1","keys":{"v1":"<base64 of 32 random bytes>"}}
 // Rotation adds a version and makes it current; older versions stay, so that
@@ -72,10 +74,7 @@ function readKeyring(secret: string, name: string): Keyring {
         `${name}: the key of version "${version}" is not base64 of exactly 32 bytes`,
       );
     }
-    keys.set(
-      version,
-      Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0)),
-    );
+    keys.set(version, fromBase64(encoded));
   }
   if (!keys.has(json.current)) {
     throw new Error(`${name}: "current" names no version in "keys"`);

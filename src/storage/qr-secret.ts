@@ -1,3 +1,4 @@
+import { toBase64 } from "../base64";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // The QR secret `k` is derived, never stored: HMAC-SHA-256 of "qr:<uuid>"
@@ -74,7 +75,4 @@ export async function qrKeyVersionOf(
 }
 
 const base64Url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
+  toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");

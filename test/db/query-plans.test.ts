@@ -1,11 +1,7 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  deleteStaleSummaries,
-  findDocumentsToArchive,
-  markArchived,
-} from "../../src/db/archive";
+import { findDocumentsToArchive, markArchived } from "../../src/db/archive";
 import {
   auditEventsOfDocument,
   insertAuditEvent,
@@ -32,6 +28,7 @@ import {
   confirmReservation,
   countDemoDocuments,
   deleteSummaries,
+  documentExists,
   findDocumentByUuid,
   findMarkedDocuments,
   findOwnDocumentByUuid,
@@ -45,9 +42,23 @@ import {
   listDocumentSummaries,
   listQueries,
   markDeleted,
+  moveReservationAhead,
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import {
+  findEventDeliveries,
+  pageOfEvents,
+  redeliverEvent,
+} from "../../src/db/event-log";
+import { purgeEventsBefore } from "../../src/db/event-purge";
+import {
+  findStaleUnrelayedDocuments,
+  findUnrelayedEvents,
+  markRelayed,
+  relayToHome,
+} from "../../src/db/event-relay";
+import { deleteRowsBefore } from "../../src/db/old-rows";
 import {
   finishOpsCall,
   latestOpsCalls,
@@ -78,7 +89,7 @@ import {
   type MovedTable,
   pageOfTable,
 } from "../../src/db/rebalance";
-import { type DocumentRow, documents } from "../../src/db/schema";
+import { type DocumentRow, documents, events } from "../../src/db/schema";
 import {
   copyCredentials,
   copyReservations,
@@ -90,6 +101,21 @@ import {
   reservationsBeforeSharding,
   summariesBeforeSharding,
 } from "../../src/db/shard-upgrade";
+import {
+  failDelivery,
+  findDelivery,
+  findOverdueDeliveries,
+  recordAttempts,
+} from "../../src/db/webhook-deliveries";
+import {
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpointUnderLimit,
+  insertPing,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from "../../src/db/webhook-endpoints";
 import { newCredential } from "../../src/domain/api-keys";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { documentRow } from "../helpers/documents";
@@ -123,11 +149,32 @@ const NO_SQL: Record<string, string> = {
   isUniqueViolation: "reads an error",
   reservationFor: "builds a row",
   noEventYet: "builds a condition",
+  noDocumentEventYet: "builds a condition",
+  subscribesTo: "builds a condition",
+  insertDocumentEventIf: "builds a statement of its caller's batch",
+  literalRow: "builds a select of literal values",
 };
 
 const NOW = 1_800_000_000_000;
 const HOUR_MS = 3_600_000;
 const by = { credentialId: "cred_plan", requestId: "req_plan" };
+
+/** A webhook endpoint of the plan's credential. */
+const planEndpoint = {
+  id: "we_plan",
+  credentialId: by.credentialId,
+  url: "https://receiver.example/webhooks",
+  eventTypes: ["*"],
+  description: null,
+  enabled: true,
+  disabledReason: null,
+  failingSince: null,
+  secret: "v1:sealed",
+  previousSecret: null,
+  previousSecretExpiresAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+};
 
 const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
   documentRow({
@@ -149,6 +196,20 @@ const demo = planRow("plan-demo", {
   environment: "demo",
   expiresAt: NOW - HOUR_MS,
 });
+const planEvent = {
+  id: "evt_000000000000000000000001",
+  type: "document.issued" as const,
+  credentialId: by.credentialId,
+  environment: "test" as const,
+  createdAt: NOW,
+  documentUuid: original.uuid,
+  reference: original.reference,
+  rectifiesUuid: null,
+  documentCreatedAt: original.createdAt,
+  transportDate: original.transportDate,
+  firstAccess: null,
+  endpointId: null,
+};
 const scope = { organizationId: "org_plan", environment: "test" } as const;
 const correctionReservation = {
   ...scope,
@@ -173,7 +234,14 @@ const opsCall = {
   startedAt: NOW,
   finishedAt: null,
 };
+/** A rebalance's page: every row of the exercise's shard at once. */
+const PAGE = { rows: 100, bytes: 1_000_000 };
 const pdfNote = { objectKey: "documents/plan-original.pdf", createdAt: NOW };
+const planDelivery = {
+  eventId: "evt_plan",
+  endpointId: "we_plan",
+  credentialId: by.credentialId,
+};
 
 /**
  * Every exported query function of src/db, in an order that gives each one
@@ -234,6 +302,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       documentUuid: "plan-retry",
     });
   },
+  // Into the shard it is read from: ignored, then deleted as read.
+  moveReservationAhead: (db) => moveReservationAhead(db, db, scope, "PLAN-1"),
   findReservationHolder: async (db) => {
     await findReservationHolder(db, correctionReservation);
     await findReservationHolder(db, {
@@ -275,6 +345,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     findOwnDocumentByUuid(db, by.credentialId, original.uuid),
   findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
+  documentExists: (db) => documentExists(db, original.uuid),
   recordQrAccess: (db) =>
     recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
   markDeleted: (db) =>
@@ -305,6 +376,35 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     deletePendingDeletionMarks(db, [deletable.uuid]),
   deleteUndoneDeletionMarks: async (db) =>
     deleteUndoneDeletionMarks(db, [deletable.uuid]),
+  insertEndpointUnderLimit: async (db) =>
+    insertEndpointUnderLimit(db, planEndpoint, 16),
+  listEndpoints: async (db) => listEndpoints(db, by.credentialId),
+  findEndpoint: async (db) => findEndpoint(db, by.credentialId, "we_plan"),
+  updateEndpoint: async (db) =>
+    updateEndpoint(db, by.credentialId, "we_plan", { enabled: true }, NOW),
+  rotateEndpointSecret: async (db) =>
+    rotateEndpointSecret(db, by.credentialId, "we_plan", {
+      sealed: "v1:sealed-2",
+      previousExpiresAt: NOW + 24 * HOUR_MS,
+      now: NOW,
+    }),
+  insertPing: async (db) =>
+    insertPing(db, {
+      id: "evt_0000000000000000000000ff",
+      type: "ping",
+      credentialId: by.credentialId,
+      environment: "test",
+      createdAt: NOW,
+      documentUuid: null,
+      reference: null,
+      rectifiesUuid: null,
+      documentCreatedAt: null,
+      transportDate: null,
+      firstAccess: null,
+      endpointId: "we_plan",
+    }),
+  deleteEndpoint: async (db) =>
+    deleteEndpoint(db, by.credentialId, "we_plan", NOW),
   deletePendingPdfObject: async (db) =>
     deletePendingPdfObject(db, pdfNote.objectKey),
   findStalePendingPdfObjects: async (db) =>
@@ -320,7 +420,6 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     const archives = await findDocumentsToArchive(db, NOW, 50);
     await markArchived(db, archives, NOW);
   },
-  deleteStaleSummaries: (db) => deleteStaleSummaries(db, NOW, 50),
   findExpiredDemoDocuments: (db) => findExpiredDemoDocuments(db, NOW, 50),
   purgeDocumentRows: (db) => purgeDocumentRows(db, [demo.uuid]),
   findEmptyExpiredDemoSessions: (db) =>
@@ -330,6 +429,31 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { credentialId: demo.credentialId, organizationId: "org_plan_demo" },
     ]),
   auditEventsOfDocument: (db) => auditEventsOfDocument(db, original.uuid),
+  async pageOfEvents(db) {
+    await db.insert(events).values(planEvent);
+    const kept = { credentialId: by.credentialId, createdSince: NOW - HOUR_MS };
+    for (const filter of [
+      kept,
+      { ...kept, type: "document.issued" as const },
+      { ...kept, documentUuid: original.uuid },
+    ]) {
+      await pageOfEvents(db, filter, undefined, 11);
+      await pageOfEvents(db, filter, planEvent.id, 11);
+      await pageOfEvents(db, filter, planEvent, 11);
+    }
+  },
+  findEventDeliveries: (db) =>
+    findEventDeliveries(db, by.credentialId, planEvent.id, NOW - HOUR_MS),
+  async redeliverEvent(db) {
+    const event = { id: planEvent.id, createdSince: NOW - HOUR_MS };
+    await redeliverEvent(db, by.credentialId, event, NOW);
+    await redeliverEvent(
+      db,
+      by.credentialId,
+      { ...event, endpointId: "we_plan" },
+      NOW,
+    );
+  },
   async insertCredentialBeside(db) {
     const { row } = await newCredential({
       organizationId: "org_plan",
@@ -351,6 +475,10 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
+  async deleteRowsBefore(db) {
+    await deleteRowsBefore(db, "document_summaries", NOW, 50);
+    await deleteRowsBefore(db, "ops_calls", NOW, 500);
+  },
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);
     await upsertMasterOrganization(db, planOrganization, true);
@@ -388,23 +516,77 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   async pageOfTable(db) {
     for (const table of Object.keys(MOVES) as MovedTable[]) {
-      await pageOfTable(db, table, 0, 100);
+      await pageOfTable(db, table, 0, PAGE);
     }
   },
   // Into the shard they were read from: ignored, merged, or (events) skipped.
   async copyRows(db) {
     for (const table of Object.keys(MOVES) as MovedTable[]) {
-      await copyRows(db, table, await pageOfTable(db, table, 0, 100));
+      await copyRows(db, table, await pageOfTable(db, table, 0, PAGE));
     }
   },
   async deleteUnchangedRows(db) {
     for (const table of Object.keys(MOVES) as MovedTable[]) {
-      const rows = await pageOfTable(db, table, 0, 100);
+      const rows = await pageOfTable(db, table, 0, PAGE);
       await deleteUnchangedRows(db, table, rows);
       await copyRows(db, table, rows);
     }
   },
   copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
+  findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
+  findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
+  async relayToHome(db) {
+    await db.run(
+      sql`INSERT INTO webhook_endpoints (id, credential_id, url, event_types, enabled, secret, created_at, updated_at)
+          VALUES ('we_plan', ${by.credentialId}, 'https://plan.test/', '["*"]', 1, 'sealed', ${NOW}, ${NOW})`,
+    );
+    const events = await findUnrelayedEvents(db, [original.uuid]);
+    expect(events.length).toBeGreaterThan(0);
+    const { deliveries } = await relayToHome(db, events, NOW);
+    expect(deliveries.length).toBeGreaterThan(0);
+  },
+  markRelayed: async (db) =>
+    markRelayed(
+      db,
+      (await findUnrelayedEvents(db, [original.uuid])).map((row) => row.id),
+      NOW,
+    ),
+  findOverdueDeliveries: (db) => findOverdueDeliveries(db, NOW + 1, 50),
+  async findDelivery(db) {
+    const [due] = await findOverdueDeliveries(db, NOW + 1, 1);
+    const found = await findDelivery(db, due ?? planDelivery);
+    expect(found.delivery).not.toBeNull();
+  },
+  async recordAttempts(db) {
+    const [due] = await findOverdueDeliveries(db, NOW + 1, 1);
+    const attempt = {
+      ...(due ?? planDelivery),
+      attemptedAt: NOW,
+      statusCode: 500,
+      error: null,
+      durationMs: 5,
+    };
+    await recordAttempts(db, [
+      {
+        attempt,
+        outcome: {
+          status: "pending",
+          nextAttemptAt: NOW + 5000,
+          disableIfFailingSince: NOW,
+        },
+      },
+      {
+        attempt: { ...attempt, statusCode: 200 },
+        outcome: {
+          status: "delivered",
+          nextAttemptAt: null,
+          disableIfFailingSince: null,
+        },
+      },
+    ]);
+  },
+  failDelivery: (db) => failDelivery(db, planDelivery, NOW),
+  purgeEventsBefore: (db) => purgeEventsBefore(db, NOW, 100),
 };
 
 /** The statements each exercise sent, by the SQL text. */

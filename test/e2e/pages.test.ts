@@ -43,14 +43,18 @@ describe("/docs", () => {
     await page.locator(".opblock").first().waitFor();
     const operations = await page.locator(".opblock").count();
     await screenshot(page, "docs");
-    // Every operation the API description holds, HEADs included: the HEAD
+    // Every operation the API description holds, HEADs included (the HEAD
     // beside the GET of the PDF and the QR image at both addresses and of
-    // both QR links.
+    // both QR links), and every webhook it describes.
+    type Items = Record<string, Record<string, unknown>>;
     const described = (await (
       await fetch(`${origin}/api/v1/openapi.json`)
-    ).json()) as { paths: Record<string, Record<string, unknown>> };
+    ).json()) as { paths: Items; webhooks: Items };
     const HTTP_METHODS = ["get", "put", "post", "delete", "head", "patch"];
-    const describedOperations = Object.values(described.paths).flatMap((item) =>
+    const describedOperations = [
+      ...Object.values(described.paths),
+      ...Object.values(described.webhooks),
+    ].flatMap((item) =>
       Object.keys(item).filter((key) => HTTP_METHODS.includes(key)),
     );
     expect(operations).toBe(describedOperations.length);

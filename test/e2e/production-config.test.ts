@@ -10,7 +10,9 @@ import {
   WRANGLER_FILE,
 } from "../../fixtures/single-database-state";
 import { PRODUCTION_ENVIRONMENT } from "../../scripts/lib/d1";
+import { SUPPORT_SECRET_VARIABLE } from "../../scripts/lib/ops-target";
 import {
+  checkEdgeDatabases,
   checkEdgeVars,
   productionBaseUrl,
 } from "../../scripts/lib/production-config";
@@ -164,6 +166,57 @@ describe("wrangler.edge.toml", () => {
     );
   });
 
+  it("stops npm run deploy when its production D1 shards are not the API Worker's", () => {
+    expect(() => checkEdgeDatabases()).not.toThrow();
+    const databases = production.d1_databases as D1Entry[];
+    const added = [
+      ...databases,
+      { ...databases[1], binding: "DB_32", database_id: "new-id" },
+    ] as D1Entry[];
+    expect(() => checkEdgeDatabases(added, databases)).toThrow(
+      /wrangler.edge.toml's \[env.production\] d1_databases must be wrangler.toml's, the same bindings, database names and ids \(differing: DB_32\)/,
+    );
+    const otherId = databases.map((database) =>
+      database.binding === "DB_7"
+        ? { ...database, database_id: "another-id" }
+        : database,
+    );
+    expect(() => checkEdgeDatabases(databases, otherId)).toThrow(
+      /\(differing: DB_7\)/,
+    );
+  });
+
+  it("makes npm run deploy refuse, before any step, an API Worker given more shards than the edge Worker", async () => {
+    const dir = await mkdtemp(join(tempDir, "deploy-"));
+    const https = (toml: string) =>
+      toml.replace(/^BASE_URL = .*$/gm, 'BASE_URL = "https://deca.example"');
+    const toml = https(await readFile("wrangler.toml", "utf8"));
+    const shard31 = toml.match(/^ {2}\{ binding = "DB_31".*$/m)?.[0] ?? "";
+    expect(shard31).not.toBe("");
+    await writeFile(
+      join(dir, "wrangler.toml"),
+      toml.replace(shard31, `${shard31}\n${shard31.replaceAll("31", "32")}`),
+    );
+    await writeFile(
+      join(dir, "wrangler.edge.toml"),
+      https(await readFile("wrangler.edge.toml", "utf8")),
+    );
+    const { [SUPPORT_SECRET_VARIABLE]: _, ...env } = process.env;
+    const failed = await run(
+      join(process.cwd(), "node_modules/.bin/tsx"),
+      [join(process.cwd(), "scripts/deploy.ts")],
+      { cwd: dir, env },
+    ).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    expect(failed?.stderr).toMatch(
+      /ConfigError: Invalid configuration: wrangler.edge.toml's \[env.production\] d1_databases .* \(differing: DB_32\)/,
+    );
+    expect(failed?.stderr).not.toMatch(/Migrating|Deploying/);
+  });
+
   it("reaches the API Worker by its name, and serves the assets it no longer has", () => {
     for (const [edge, api] of [
       [edgeLocal, local],
@@ -179,6 +232,15 @@ describe("wrangler.edge.toml", () => {
         },
       ]);
       expect(edge.secrets).toEqual({ required: ["PDF_KEYRING", "QR_KEYRING"] });
+      // The support secret and the webhook keyring are the API Worker's alone.
+      expect(api.secrets).toEqual({
+        required: [
+          "PDF_KEYRING",
+          "QR_KEYRING",
+          "SUPPORT_KEYRING",
+          "WEBHOOK_KEYRING",
+        ],
+      });
       expect(edge.assets?.binding).toBe("ASSETS");
       expect(api.assets).toBeUndefined();
       expect(edge.triggers.crons ?? []).toEqual([]);
@@ -187,6 +249,24 @@ describe("wrangler.edge.toml", () => {
       expect(edgeProduction[field], field).toEqual(edgeLocal[field]);
     }
     expect(edgeLocal.compatibility_date).toBe(local.compatibility_date);
+  });
+});
+
+describe("observability", () => {
+  it("keeps every log line of both production Workers and traces a sample of their requests", () => {
+    for (const config of [production, edgeProduction]) {
+      expect(config.observability).toMatchObject({
+        enabled: true,
+        logs: { enabled: true, head_sampling_rate: 1, invocation_logs: true },
+        traces: {
+          enabled: true,
+          head_sampling_rate: expect.toSatisfy(
+            (rate: number) => rate > 0 && rate <= 1,
+          ),
+        },
+      });
+    }
+    expect(edgeProduction.observability).toEqual(production.observability);
   });
 });
 

@@ -19,18 +19,23 @@ import {
   shardOfBucket,
   uuidBucket,
 } from "../../src/domain/shard-routing";
+import { checkChanges, planChanges, runChanges } from "./rebalance-traffic";
 
 // `npm start` on 4 shards takes a load (`npm run load` in small: creates with
 // repeated references, corrections and deletions, all verified against what
 // the service serves); then the Worker runs with 8 bindings (a wrangler config
 // made for the test, DB_4 … DB_7 added, SHARDS_BEFORE = 4) and
 // `npm run shards -- rebalance --from 4` runs while `npm run load` goes on
-// beside it. Nothing is lost, doubled or served wrong, before or after, and
-// every row of every shard is in its routed one. One load run serves both
-// tests: starting the service is most of their time.
+// beside it, and the first run's key corrects, deletes and opens its
+// documents as they move (rebalance-traffic.ts). Nothing is lost, doubled or
+// served wrong, before or after, and every row of every shard is in its
+// routed one. One load run serves both tests: starting the service is most of
+// their time.
 
 const execFileAsync = promisify(execFile);
 const SHARDS = 8;
+// Documents of the first run each change takes while they move.
+const CHANGES = 6;
 const CONFIG = `wrangler.rebalance-e2e-${process.pid}.toml`;
 
 let stateDir = "";
@@ -168,8 +173,16 @@ function routedShardsOf(file: string): Set<number> {
   return shards;
 }
 
-/** Every document of a key's list (all its pages): its total, and those whose QR link serves other bytes than `pdf.sha256`. */
-async function wronglyServed(origin: string, key: string) {
+/**
+ * Every document of a key's list (all its pages): its total, and those whose
+ * QR link serves other bytes than `pdf.sha256`; the links of `unopened` are
+ * left unopened (a first scan blocks a deletion).
+ */
+async function wronglyServed(
+  origin: string,
+  key: string,
+  unopened: ReadonlySet<string> = new Set(),
+) {
   const headers = { Authorization: `Bearer ${key}` };
   const wrong: string[] = [];
   let total = 0;
@@ -184,6 +197,7 @@ async function wronglyServed(origin: string, key: string) {
     // A page's documents side by side: a list page holds up to 100.
     await Promise.all(
       list.data.map(async ({ uuid }) => {
+        if (unopened.has(uuid)) return;
         const document = (await (
           await fetch(`${origin}/api/v1/documents/${uuid}`, { headers })
         ).json()) as { url: string; pdf: { sha256: string } };
@@ -240,8 +254,15 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
   worker = await startEightShards(eightPort);
   const origin = `http://127.0.0.1:${eightPort}`;
 
-  // The documents issued on four shards are found before anything moved.
-  expect(await wronglyServed(origin, firstKey)).toMatchObject({
+  // The documents issued on four shards are found before anything moved;
+  // those whose deletion races their first QR scan during the move stay
+  // unopened.
+  const plan = await planChanges(origin, firstKey, CHANGES);
+  expect(plan.held).toHaveLength(CHANGES);
+  expect(plan.corrected).toHaveLength(CHANGES);
+  expect(plan.raced).toHaveLength(CHANGES);
+  const raced = new Set(plan.raced.map((document) => document.uuid));
+  expect(await wronglyServed(origin, firstKey, raced)).toMatchObject({
     total: before.listTotal.expected,
     wrong: [],
   });
@@ -252,18 +273,26 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
     ...["--rate-limit", "1000000"],
   );
   const secondKey = (JSON.parse(second.stdout) as { key: string }).key;
-  const load = runLoad({
-    baseUrl: origin,
-    key: secondKey,
-    creates: 80,
-    clients: 6,
-    maxMs: 90_000,
-  });
-  const rebalance = execFileAsync("npm", [
-    ...["run", "shards", "--", "rebalance"],
-    ...["--from", "4", "--url", origin],
-  ]);
-  const [during, moved] = await Promise.all([load, rebalance]);
+  // The rebalance and a second load run side by side, while the first key
+  // corrects, deletes and opens documents of the first run as they move.
+  const {
+    answers,
+    during: [during, moved],
+  } = await runChanges(origin, firstKey, plan, () =>
+    Promise.all([
+      runLoad({
+        baseUrl: origin,
+        key: secondKey,
+        creates: 80,
+        clients: 6,
+        maxMs: 90_000,
+      }),
+      execFileAsync("npm", [
+        ...["run", "shards", "--", "rebalance"],
+        ...["--from", "4", "--url", origin],
+      ]),
+    ]),
+  );
   expect(during).toMatchObject(clean);
   expect(during.listTotal.served).toBe(during.listTotal.expected);
   const { moved: rows } = JSON.parse(
@@ -273,9 +302,14 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
   };
   expect(rows.documents).toBeGreaterThan(0);
 
-  // After the move, everything of both runs is served as issued.
+  // After the move, every change answered as the service now serves it:
+  // a held reference printed by its holder only, each correction served,
+  // each document either deleted or opened, never both.
+  const changed = await checkChanges(origin, firstKey, answers);
+  expect(changed.problems).toEqual([]);
+  // And everything of both runs is served as issued.
   expect(await wronglyServed(origin, firstKey)).toMatchObject({
-    total: before.listTotal.expected,
+    total: before.listTotal.expected + changed.listed,
     wrong: [],
   });
   expect(await wronglyServed(origin, secondKey)).toMatchObject({

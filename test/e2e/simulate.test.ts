@@ -117,6 +117,16 @@ describe("npm run simulate", () => {
     });
     expect(result.queryCosts.commitCreate.assumedMs).toBeGreaterThanOrEqual(4);
     expect(result.r2.monthlyCostUsdAtOneYear.total).toBeGreaterThan(0);
+    // Each fact's event, relayed and delivered by the queue's consumer.
+    const { events } = result;
+    expect(events.eventsPerDocument).toBeGreaterThan(1);
+    expect(events.eventsPerDocument).toBeLessThan(1.5);
+    for (const call of ["relay", "mark", "record"]) {
+      expect(events.calls[call]).toMatchObject({ roundTrips: 1, writes: 1 });
+    }
+    expect(events.bytes.event).toBeGreaterThan(0);
+    expect(events.year.queue.messagesAYear).toBeGreaterThan(6_000_000);
+    expect(events.year.queue.monthlyCostUsd).toBeGreaterThan(0);
   });
 
   it("replays each operation with the D1 calls of its row in docs/performance.md's round-trip table", async () => {

@@ -1,7 +1,8 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import type { ErrorBody } from "../../src/errors";
 import { apiDocument, openApiRoutes } from "../../src/http/routes/openapi";
 import { PAGE_CSP, pageRoutes } from "../../src/http/routes/pages";
+import { indexedApiDocument } from "./indexed-document";
 
 // Every response a route test receives is checked against the OpenAPI
 // document (its path, method and status), so that the code and its
@@ -16,11 +17,10 @@ interface Operation {
 type PathItem = Record<string, Operation>;
 
 // A copy: the validator marks the schemas it indexes.
-const contract = structuredClone(apiDocument()) as unknown as {
+const { document: contract, lookup } = indexedApiDocument<{
   paths: Record<string, PathItem>;
   components: { schemas: Record<string, Schema> };
-};
-const lookup = dereference(contract as unknown as Schema);
+}>();
 
 const segments = (path: string) => path.split("/").slice(1);
 
@@ -65,7 +65,7 @@ function pathTemplatesOf(path: string): string[] {
 const mediaType = (response: Response) =>
   (response.headers.get("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
 
-const METHODS = ["get", "head", "put", "post", "delete"];
+const METHODS = ["get", "head", "put", "patch", "post", "delete"];
 
 /** Why a JSON body breaks `schema`, or null. */
 async function bodyViolation(
@@ -179,9 +179,14 @@ export async function contractViolation(
 ): Promise<string | null> {
   const verb = method.toUpperCase();
   const path = new URL(url).pathname;
-  const templates = pathTemplatesOf(path);
-  if (templates.length === 0) return siteViolation(verb, path, response);
-  // The router serves the method from the first path that has it.
+  const matching = pathTemplatesOf(path);
+  if (matching.length === 0) return siteViolation(verb, path, response);
+  // A path without parameters answers only its own methods, as OpenAPI
+  // matches it first (src/http/middleware/concrete-paths.ts); among
+  // templates, the router serves the method from the first that has it.
+  const templates = matching[0]?.includes("{")
+    ? matching
+    : matching.slice(0, 1);
   const name = verb === "HEAD" ? "get" : verb.toLowerCase();
   const template =
     templates.find((candidate) => contract.paths[candidate]?.[name]) ??

@@ -1,6 +1,6 @@
 // The Worker's bindings with every call that leaves the Worker on Cloudflare
-// (a D1 statement or batch, an R2 object call, a Durable Object request)
-// recorded, so that a test can count an operation's round trips and the
+// (a D1 statement or batch, an R2 object call, a Durable Object request, a
+// send to a queue) recorded, so that a test can count an operation's round trips and the
 // longest chain of them the answer waits for (docs/performance.md).
 //
 // Locally every such call is a function call in the same process: the
@@ -272,15 +272,18 @@ function countingR2(
   });
 }
 
-/** A Durable Object stub: each request (fetch or RPC method) one round trip. */
-const countingStub = <T extends object>(
+/**
+ * A Durable Object stub or a queue: each call (a request, an RPC method, a
+ * send of one message or a batch) one round trip.
+ */
+const countingCalls = <T extends object>(
   ledger: CallLedger,
   binding: string,
-  stub: T,
+  target: T,
 ): T =>
-  intercepted(stub, (property, args) =>
+  intercepted(target, (property, args) =>
     ledger.track(`${binding} ${String(property)}`, () =>
-      Promise.resolve(callOn(stub, property, args)),
+      Promise.resolve(callOn(target, property, args)),
     ),
   );
 
@@ -294,7 +297,7 @@ function countingNamespace<T extends object>(
     switch (property) {
       case "get":
       case "getByName":
-        return countingStub(ledger, binding, result as object);
+        return countingCalls(ledger, binding, result as object);
       case "jurisdiction":
         return countingNamespace(ledger, binding, result as object);
       default:
@@ -305,8 +308,8 @@ function countingNamespace<T extends object>(
 }
 
 /**
- * `env` with every D1 shard, both R2 buckets and both Durable Object
- * namespaces recorded by `ledger`.
+ * `env` with every D1 shard, both R2 buckets, both Durable Object
+ * namespaces and the events queue recorded by `ledger`.
  */
 export function countingBindings(env: Env, ledger: CallLedger): Env {
   const counted: Record<string, unknown> = { ...env };
@@ -324,6 +327,7 @@ export function countingBindings(env: Env, ledger: CallLedger): Env {
     "RATE_LIMITER",
     env.RATE_LIMITER,
   );
+  counted.EVENTS = countingCalls(ledger, "EVENTS", env.EVENTS);
   return counted as unknown as Env;
 }
 

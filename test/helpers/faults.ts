@@ -56,15 +56,25 @@ export const D1_OUTAGE = "D1 DB is overloaded. Too many requests queued.";
 
 const overloaded = () => Promise.reject(new Error(D1_OUTAGE));
 
+/** A statement that binds as the real one does, and whose every execution fails with `message`. */
+const failingWith = (
+  statement: D1PreparedStatement,
+  message: string,
+): D1PreparedStatement => {
+  const fail = () => Promise.reject(new Error(message));
+  return replacing(statement, {
+    bind: (...values: unknown[]) =>
+      failingWith(statement.bind(...values), message),
+    run: fail,
+    all: fail,
+    first: fail,
+    raw: fail,
+  });
+};
+
 /** A statement that binds as the real one does, and whose every execution fails. */
 const unreachable = (statement: D1PreparedStatement): D1PreparedStatement =>
-  replacing(statement, {
-    bind: (...values: unknown[]) => unreachable(statement.bind(...values)),
-    run: overloaded,
-    all: overloaded,
-    first: overloaded,
-    raw: overloaded,
-  });
+  failingWith(statement, D1_OUTAGE);
 
 /** A shard's `prepare`, whose statements matching `sql` are unreachable. */
 const preparingUnreachable =
@@ -123,6 +133,38 @@ export const d1StatementsDown = (sql: RegExp): Env => ({
   ...env,
   ...everyShard((shard) =>
     replacing(shard, { prepare: preparingUnreachable(shard, sql) }),
+  ),
+});
+
+/** What D1 answers a statement that binds a value over its limit. */
+const D1_TOO_BIG = "D1_ERROR: string or blob too big: SQLITE_TOOBIG";
+
+const byteLength = (value: unknown): number =>
+  typeof value === "string"
+    ? new TextEncoder().encode(value).byteLength
+    : value instanceof ArrayBuffer
+      ? value.byteLength
+      : 0;
+
+/**
+ * The bindings with D1's limit on one bound value, a string or blob of at
+ * most `maxBytes` (2,000,000 on Cloudflare, which local D1 does not
+ * enforce): a statement binding a larger one fails as D1 answers it.
+ */
+export const d1BoundValueLimit = (maxBytes = 2_000_000): Env => ({
+  ...env,
+  ...everyShard((shard) =>
+    replacing(shard, {
+      prepare: (query: string) => {
+        const statement = shard.prepare(query);
+        return replacing(statement, {
+          bind: (...values: unknown[]) =>
+            values.some((value) => byteLength(value) > maxBytes)
+              ? failingWith(statement.bind(...values), D1_TOO_BIG)
+              : statement.bind(...values),
+        });
+      },
+    }),
   ),
 });
 
@@ -213,6 +255,16 @@ export const d1Lost = (
     return result;
   });
 };
+
+/**
+ * The bindings with every D1 call whose SQL matches `sql` refused before it
+ * is applied (an outage), the others sent as they are.
+ */
+export const d1Refuses = (sql: RegExp): Env =>
+  interposed(async (statements, run) => {
+    if (matching(statements, sql)) throw new Error(D1_OUTAGE);
+    return run();
+  });
 
 /** The bindings with D1 unreachable for every call after the first whose SQL matches `sql`. */
 export const d1DownAfter = (sql: RegExp): Env => {

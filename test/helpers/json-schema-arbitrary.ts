@@ -3,9 +3,11 @@ import fc from "fast-check";
 // Values from a JSON Schema (2020-12) of the OpenAPI document, for the
 // keywords the document's requests use. Rules across an object's fields
 // (`oneOf`/`anyOf` of partial objects, `dependentRequired`) are met by
-// choosing a branch and generating the object it allows. Where the document
-// shows a value (its example, a schema's `examples`), it is mixed in, so that
-// valid ES tax ids and plates, which a pattern cannot spell, come up too.
+// choosing a branch and generating the object it allows; `if`/`else` rules
+// on fields' patterns (`allOf`), by keeping the objects that meet them. Where
+// the document shows a value (its example, a schema's `examples`), it is
+// mixed in, so that valid ES tax ids and plates, which a pattern cannot
+// spell, come up too.
 
 export interface JsonSchema {
   $ref?: string;
@@ -16,6 +18,9 @@ export interface JsonSchema {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   not?: JsonSchema;
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  else?: JsonSchema;
   enum?: unknown[];
   const?: unknown;
   pattern?: string;
@@ -31,12 +36,36 @@ export interface JsonSchema {
   items?: JsonSchema;
   minItems?: number;
   maxItems?: number;
+  minProperties?: number;
 }
 
 type Resolve = (ref: string) => JsonSchema;
 
 const isNull = (schema: JsonSchema | undefined): boolean =>
   schema?.type === "null";
+
+/** Whether `value` has the `required` fields of `schema`, and its strings match their patterns. */
+const meets = (schema: JsonSchema, value: Record<string, unknown>): boolean =>
+  (schema.required ?? []).every((name) => name in value) &&
+  Object.entries(schema.properties ?? {}).every(([name, rule]) => {
+    const field = value[name];
+    return (
+      typeof field !== "string" ||
+      !rule.pattern ||
+      new RegExp(rule.pattern, "u").test(field)
+    );
+  });
+
+/** Whether `value` meets every `if`/`else` rule of `allOf`. */
+const meetsConditions = (
+  rules: JsonSchema[],
+  value: Record<string, unknown>,
+): boolean =>
+  rules.every(
+    (rule) =>
+      (rule.if !== undefined && meets(rule.if, value)) ||
+      meets(rule.else ?? {}, value),
+  );
 
 const codePoints = (value: string): number => [...value].length;
 
@@ -50,6 +79,11 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
         noInvalidDate: true,
       })
       .map((date) => date.toISOString().slice(0, 10));
+  }
+  if (schema.format === "uri") {
+    return fc
+      .webUrl({ withQueryParameters: true, withFragments: true })
+      .filter((url) => codePoints(url) <= maxLength);
   }
   const text = schema.pattern
     ? fc.stringMatching(new RegExp(schema.pattern, "u"))
@@ -164,15 +198,25 @@ function objectOf(
       { requiredKeys: required },
     );
   const required = schema.required ?? [];
-  if (together.length === 0) return record(required);
-  return fc.oneof(
-    record([...required, ...together]),
-    record(required).map((value) => {
-      const rest: Record<string, unknown> = { ...value };
-      for (const name of together) delete rest[name];
-      return rest;
-    }),
-  );
+  const enough = (value: object) =>
+    Object.keys(value).length >= (schema.minProperties ?? 0);
+  const objects =
+    together.length === 0
+      ? record(required).filter(enough)
+      : fc.oneof(
+          record([...required, ...together]),
+          record(required).map((value) => {
+            const rest: Record<string, unknown> = { ...value };
+            for (const name of together) delete rest[name];
+            return rest;
+          }),
+        );
+  const conditions = schema.allOf ?? [];
+  return conditions.length === 0
+    ? objects
+    : objects.filter((value) =>
+        meetsConditions(conditions, value as Record<string, unknown>),
+      );
 }
 
 /** Values `schema` accepts; `example` is the document's value at this place, if any. */

@@ -1,12 +1,16 @@
 // What `EXPLAIN QUERY PLAN` says about the SQL the service sends: which of
 // the tables that grow with the documents a statement reads whole.
 
-/** Tables that grow with every document issued: a scan of one is unbounded. */
+/** Tables that grow with every document issued or its events: a scan of one is unbounded. */
 const GROWING_TABLES = [
   "documents",
   "audit_events",
   "reference_reservations",
   "document_summaries",
+  "event_outbox",
+  "events",
+  "webhook_deliveries",
+  "webhook_attempts",
 ] as const;
 
 /**

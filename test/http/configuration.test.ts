@@ -48,6 +48,7 @@ describe("a malformed configuration", () => {
       const logged = errors.find((line) => line.includes(requestId));
       expect(JSON.parse(logged as string)).toMatchObject({
         request_id: requestId,
+        code: "INTERNAL_ERROR",
         error: "ConfigError",
         message: expect.stringContaining(name),
       });
@@ -58,6 +59,7 @@ describe("a malformed configuration", () => {
   it.each([
     ["DEMO_TOKENS_PER_MINUTE", "ten"],
     ["DEMO_DOCUMENTS_PER_TOKEN", "0"],
+    ["DEMO_REQUESTS_PER_MINUTE", "300 a minute"],
     ["MAX_BODY_BYTES", "-1"],
     ["MAX_DEMO_BODY_BYTES", "32 KiB"],
     ["DEMO_ENABLED", "yes"],

@@ -44,7 +44,7 @@ const issued = async () => {
 };
 
 describe("when D1 is overloaded", () => {
-  it("authentication answers 503 and logs D1's error with the request id, never the key", async () => {
+  it("authentication answers 503 and logs D1's error with the request id and the answer's code, never the key", async () => {
     const { key, document } = await issued();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
 
@@ -55,6 +55,8 @@ describe("when D1 is overloaded", () => {
     expect(logged).toEqual([
       expect.objectContaining({
         request_id: response.headers.get("X-Request-Id"),
+        code: "SERVICE_UNAVAILABLE",
+        dependency: "database",
         message: D1_OUTAGE,
       }),
     ]);

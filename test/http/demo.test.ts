@@ -153,6 +153,75 @@ describe("POST /api/v1/demo/tokens", () => {
   });
 });
 
+describe("demo limits of an IPv6 caller", () => {
+  let networkCounter = 0;
+  /** A fresh /64 per test: its prefix, compressed and written out in full. */
+  const newNetwork = () => {
+    const n = ++networkCounter;
+    return {
+      prefix: `2001:db8:${n.toString(16)}:1`,
+      spelledOut: `2001:0db8:${n.toString(16).padStart(4, "0")}:0001`,
+    };
+  };
+
+  it("counts tokens by the /64: rotating addresses within it gains nothing", async () => {
+    const { requestToken } = demo();
+    const { prefix, spelledOut } = newNetwork();
+    for (const address of [
+      `${prefix}:0:0:0:1`,
+      `${prefix}::2`,
+      `${prefix}:ab:cd:ef:12`.toUpperCase(),
+    ]) {
+      expect((await requestToken({}, address)).status).toBe(201);
+    }
+    await expectRateLimited(
+      await requestToken({}, `${spelledOut}:ffff:ffff:ffff:ffff`),
+      60,
+    );
+    expect((await requestToken({}, `${newNetwork().prefix}::1`)).status).toBe(
+      201,
+    );
+  });
+
+  it("counts documents by the /64, across the tokens of its addresses", async () => {
+    const { requestToken, request } = demo();
+    const { prefix } = newNetwork();
+    const apiFrom = async (address: string) => {
+      const response = await requestToken({}, address);
+      const { token } = (await response.json()) as { token: string };
+      return documentsApi(fromIp(request, address), token);
+    };
+    const apis = [await apiFrom(`${prefix}::1`), await apiFrom(`${prefix}::2`)];
+    for (let i = 0; i < 5; i++) {
+      const api = apis[i % 2];
+      expect((await api?.create(minimalRequest()))?.status).toBe(201);
+    }
+    await expectRateLimited(
+      await (apis[1] as (typeof apis)[number]).create(minimalRequest()),
+      60,
+    );
+  });
+
+  it("counts an IPv4-mapped IPv6 address as its IPv4 address", async () => {
+    const { requestToken, ip } = demo();
+    for (let i = 0; i < 3; i++) {
+      expect((await requestToken({}, `::ffff:${ip}`)).status).toBe(201);
+    }
+    await expectRateLimited(await requestToken({}, ip), 60);
+  });
+
+  it("binds a token to its exact address, not to the /64", async () => {
+    const { requestToken, request } = demo();
+    const { prefix } = newNetwork();
+    const response = await requestToken({}, `${prefix}::1`);
+    const { token } = (await response.json()) as { token: string };
+    const listFrom = (address: string) =>
+      documentsApi(fromIp(request, address), token).list();
+    expect((await listFrom(`${prefix}::1`)).status).toBe(200);
+    expect((await listFrom(`${prefix}::2`)).status).toBe(403);
+  });
+});
+
 describe("demo documents", () => {
   it("answers variant 2 with demo links, in the token's language", async () => {
     const { token, api } = demo();
@@ -272,6 +341,27 @@ describe("demo documents", () => {
       await api(keys[2] as string).create(minimalRequest()),
       10 * 60,
     );
+  });
+
+  it("limits every request of the demo tokens of one network, reads included", async () => {
+    const { token, api, clock } = demo(fixedClock(START), {
+      ...env,
+      DEMO_REQUESTS_PER_MINUTE: "4",
+    } as Env);
+    const key = await token();
+    const document = (await (
+      await api(key).create(minimalRequest())
+    ).json()) as { uuid: string };
+    clock.advance(1_000);
+    expect((await api(key).get(document.uuid)).status).toBe(200);
+    expect((await api(key).status(document.uuid)).status).toBe(200);
+    expect((await api(key).pdf(document.uuid)).status).toBe(200);
+    await expectRateLimited(await api(key).list(), 59);
+    // Another token of the same address: the same network's count.
+    const another = await token();
+    await expectRateLimited(await api(another).get(document.uuid), 59);
+    clock.set(START + MINUTE);
+    expect((await api(key).list()).status).toBe(200);
   });
 
   it("allows 10 documents per token, corrections included, without Retry-After", async () => {

@@ -1,8 +1,8 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiDocument } from "../../src/http/routes/openapi";
 import { createCredential } from "../helpers/credentials";
+import { indexedApiDocument } from "../helpers/indexed-document";
 import { arbitraryOf, type JsonSchema } from "../helpers/json-schema-arbitrary";
 import { bearer, callWith, fixedClock } from "../helpers/worker";
 
@@ -25,11 +25,10 @@ interface Operation {
   responses: Record<string, unknown>;
 }
 
-const document = structuredClone(apiDocument()) as unknown as {
+const { document, lookup } = indexedApiDocument<{
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, JsonSchema> };
-};
-const lookup = dereference(document as unknown as Schema);
+}>();
 const resolve = (ref: string): JsonSchema => {
   const name = ref.replace("#/components/schemas/", "");
   const schema = document.components.schemas[name];
@@ -185,6 +184,39 @@ describe("requests generated from the OpenAPI document", () => {
         body: JSON.stringify(body),
       }),
     );
+  });
+
+  it("creates webhook endpoints: every body the schema accepts registers one or is refused as documented", async () => {
+    const statuses = await checkBodies(
+      "/api/v1/webhook-endpoints",
+      "post",
+      20,
+      async (body) => {
+        const response = await send("POST", "/api/v1/webhook-endpoints", body);
+        // At most 16 a key: each one registered goes again.
+        if (response.status === 201) {
+          const { id } = (await response.clone().json()) as { id: string };
+          await send("DELETE", `/api/v1/webhook-endpoints/${id}`);
+        }
+        return response;
+      },
+    );
+    expect(statuses).toContain(201);
+  });
+
+  it("changes webhook endpoints: every body the schema accepts changes one or is refused as documented", async () => {
+    const created = await send("POST", "/api/v1/webhook-endpoints", {
+      url: "https://receiver.example/hooks",
+      events: ["*"],
+    });
+    const { id } = (await created.json()) as { id: string };
+    const statuses = await checkBodies(
+      "/api/v1/webhook-endpoints/{endpoint_id}",
+      "patch",
+      10,
+      (body) => send("PATCH", `/api/v1/webhook-endpoints/${id}`, body),
+    );
+    expect(statuses).toContain(200);
   });
 
   it("lists: every query the parameters accept is answered as documented", async () => {

@@ -1,4 +1,4 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createApiApp } from "../../src/api-app";
 import { systemClock } from "../../src/clock";
@@ -15,9 +15,11 @@ import { pageRoutes } from "../../src/http/routes/pages";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { documentRequestSchema } from "../../src/schemas/document-request";
 import { exampleDocument } from "../../src/schemas/document-result-example";
+import { EVENT_TYPES } from "../../src/schemas/event";
 import { contractViolation } from "../helpers/contract";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
+import { indexedApiDocument } from "../helpers/indexed-document";
 import { call, ORIGIN } from "../helpers/worker";
 
 const document = apiDocument();
@@ -52,6 +54,25 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     get: [200, ...READ, 422],
     head: [200, ...READ, 422],
   },
+  "/api/v1/webhook-endpoints": {
+    get: [200, 401, 403, 429, 500, 503],
+    post: [201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503],
+  },
+  "/api/v1/webhook-endpoints/{endpoint_id}": {
+    get: [200, ...READ],
+    patch: [200, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+    delete: [204, ...READ],
+  },
+  "/api/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+    post: [200, ...READ],
+  },
+  "/api/v1/webhook-endpoints/{endpoint_id}/test": { post: [202, ...READ] },
+  // An API key's events: a demo token is a 403.
+  "/api/v1/events": { get: [200, 401, 403, 422, 429, 500, 503] },
+  "/api/v1/events/{id}": { get: [200, ...READ] },
+  "/api/v1/events/{id}/redeliver": {
+    post: [202, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503],
+  },
   "/api/v1/demo/tokens": { post: [201, 400, 413, 415, 422, 429, 500, 503] },
   "/d/{uuid}": { get: QR, head: QR },
   "/demo/d/{uuid}": { get: QR, head: QR },
@@ -61,7 +82,7 @@ for (const suffix of ["", "/status", "/pdf", "/qr"]) {
   if (byUuid) CONTRACT[`/api/v1/documents/ref/{reference}${suffix}`] = byUuid;
 }
 
-const METHODS = ["get", "head", "put", "post", "delete"] as const;
+const METHODS = ["get", "head", "put", "patch", "post", "delete"] as const;
 
 const operationAt = (path: string, method: string) => {
   const operation = (document.paths as Record<string, Record<string, unknown>>)[
@@ -243,8 +264,7 @@ describe("the OpenAPI document", () => {
       refs("SingleShipmentRequest", "GroupedShipmentsRequest"),
     );
     // A copy: the validator marks the schemas it indexes.
-    const copy = structuredClone(document);
-    const lookup = dereference(copy as unknown as Schema);
+    const { document: copy, lookup } = indexedApiDocument<typeof document>();
     const matches = (value: unknown, id: string) =>
       validate(
         value,
@@ -422,6 +442,84 @@ describe("the OpenAPI document", () => {
     }
     expect(checked).toContain("post /api/v1/documents 201");
     expect(checked).toContain("get /api/v1/documents 422");
+  });
+});
+
+describe("the OpenAPI document's webhooks", () => {
+  const webhooks = (
+    document as unknown as {
+      webhooks: Record<
+        string,
+        {
+          post: {
+            operationId: string;
+            description: string;
+            parameters: { name: string; in: string; required: boolean }[];
+            requestBody: {
+              content: {
+                "application/json": { schema: object; example: unknown };
+              };
+            };
+            responses: Record<string, { description: string }>;
+          };
+        }
+      >;
+    }
+  ).webhooks;
+
+  it("describes the POST of every type of event, its payload from the event's component", () => {
+    expect(Object.keys(webhooks)).toEqual([...EVENT_TYPES]);
+    const { document: copy, lookup } = indexedApiDocument<typeof document>();
+    const schemas = copy.components.schemas as Record<string, Schema>;
+    const componentOf = ({ post }: (typeof webhooks)[string]) =>
+      Object.keys(schemas).find(
+        (id) =>
+          JSON.stringify(
+            post.requestBody.content["application/json"].schema,
+          ) === JSON.stringify({ $ref: `#/components/schemas/${id}` }),
+      );
+    const components = Object.values(webhooks).map(componentOf);
+    expect(new Set(components).size).toBe(EVENT_TYPES.length);
+    const fits = (value: unknown, id: string) =>
+      validate(value, schemas[id] as Schema, "2020-12", lookup, false).valid;
+    for (const [type, webhook] of Object.entries(webhooks)) {
+      const { example } = webhook.post.requestBody.content["application/json"];
+      expect((example as { type: string }).type).toBe(type);
+      // Its own type's component, which its example fits, and no other's.
+      expect(components.filter((id) => fits(example, id as string))).toEqual([
+        componentOf(webhook),
+      ]);
+      expect(fits(example, "Event")).toBe(true);
+    }
+  });
+
+  it("names the Standard Webhooks headers and what the receiver answers", () => {
+    for (const { post } of Object.values(webhooks)) {
+      expect(
+        post.parameters.map(({ name, in: where, required }) => [
+          name,
+          where,
+          required,
+        ]),
+      ).toEqual([
+        ["webhook-id", "header", true],
+        ["webhook-timestamp", "header", true],
+        ["webhook-signature", "header", true],
+      ]);
+      for (const header of [
+        "webhook-id",
+        "webhook-timestamp",
+        "webhook-signature",
+      ]) {
+        expect(post.description).toContain(header);
+      }
+      expect(post.description).toContain("2xx within 10 s");
+      expect(post.description).toContain("for 3 days");
+      expect(Object.keys(post.responses)).toEqual(["2XX", "4XX", "5XX"]);
+    }
+    expect(
+      new Set(Object.values(webhooks).map(({ post }) => post.operationId)).size,
+    ).toBe(EVENT_TYPES.length);
   });
 });
 

@@ -34,6 +34,19 @@ describe("routing errors", () => {
     expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
   });
 
+  it.each(["GET", "PUT", "DELETE"])(
+    "answers %s on a path without parameters that a template also matches 405, as OpenAPI matches the concrete path first",
+    async (method) => {
+      const response = await call("/api/v1/documents/validate", {
+        method,
+        headers: { "Content-Type": "application/json" },
+        ...(method === "PUT" ? { body: "{}" } : {}),
+      });
+      await expectErrorBody(response, 405, "METHOD_NOT_ALLOWED");
+      expect(response.headers.get("Allow")).toBe("POST");
+    },
+  );
+
   it("gives every response its own request id", async () => {
     const first = await call("/nowhere");
     const second = await call("/nowhere");

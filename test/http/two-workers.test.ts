@@ -12,6 +12,7 @@ import type { EdgeEnv } from "../../src/env";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createCredential } from "../helpers/credentials";
 import { comparable, documentsApi, qrPath } from "../helpers/documents-api";
+import { capturedLog } from "../helpers/log";
 import { call, ORIGIN } from "../helpers/worker";
 
 // The edge Worker answers the QR links and the pages itself and hands every
@@ -20,12 +21,16 @@ import { call, ORIGIN } from "../helpers/worker";
 const dependencies = { clock: systemClock, renderPdf: renderDocumentPdf };
 const NEVER_ISSUED = "/d/01900000-0000-7000-8000-000000000000?k=wrong";
 
-/** The edge Worker with an API Worker that records what it was handed and answers a marked 418. */
-function edgeWithRecordingApi() {
+/**
+ * The edge Worker with an API Worker that records what it was handed and
+ * answers a marked 418, or throws `failure` when one is given.
+ */
+function edgeWithRecordingApi(failure?: Error) {
   const forwarded: Request[] = [];
   const API = {
     fetch: async (request: Request) => {
       forwarded.push(request);
+      if (failure) throw failure;
       return new Response("from the API Worker", {
         status: 418,
         headers: { "X-From": "api" },
@@ -105,6 +110,39 @@ describe("the edge Worker", () => {
       expect(body && (await request?.text())).toBe(body);
     },
   );
+});
+
+describe("the edge Worker when the API Worker cannot answer", () => {
+  const logged = capturedLog();
+
+  it("answers 500 with the error body, its own request id and no-store", async () => {
+    const { forwarded, send } = edgeWithRecordingApi(
+      new Error("Service binding API: connection reset"),
+    );
+    const response = await send("/api/v1/documents", {
+      headers: { Authorization: "Bearer sk_test_x" },
+    });
+    expect(forwarded).toHaveLength(1);
+    expect(response.status).toBe(500);
+    const requestId = response.headers.get("X-Request-Id");
+    expect(requestId).toMatch(/^req_/);
+    expect(response.headers.get("Cache-Control")).toBe("no-store, private");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(await response.json()).toEqual({
+      errors: [
+        {
+          field: null,
+          code: "INTERNAL_ERROR",
+          message: expect.stringContaining(requestId ?? "no id"),
+        },
+      ],
+    });
+    const failure = logged.find((line) => line.includes("connection reset"));
+    expect(failure && JSON.parse(failure)).toMatchObject({
+      request_id: requestId,
+      message: "Service binding API: connection reset",
+    });
+  });
 });
 
 describe("the API Worker", () => {

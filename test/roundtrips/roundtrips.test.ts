@@ -34,13 +34,16 @@ const BUDGETS: Record<string, number> = {
   Status: 3,
   "Authenticated PDF": 3,
   List: 3,
-  "List, the key's first request in this isolate": 2,
+  // Its count needs the credential the read returns, and the list waits for
+  // the count's verdict (docs/performance.md).
+  "List, the key's first request in this isolate": 3,
   "QR within the deletion window, first scan": 2,
   "QR within the deletion window, later scan": 1,
   "QR after the deletion window": 1,
   "QR on an edge cache hit": 0,
   "Demo token": 2,
   "Demo create": 5,
+  "Demo list": 2,
 };
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -172,6 +175,9 @@ describe("round trips of every operation", () => {
       method: "POST",
       headers: { ...demoHeaders, Authorization: `Bearer ${token}` },
       body: JSON.stringify(fullRequest()),
+    });
+    await operation("Demo list", 200, "/api/v1/documents", {
+      headers: { ...demoHeaders, Authorization: `Bearer ${token}` },
     });
     // Last: the first document of the isolate that needs this font.
     await operation(

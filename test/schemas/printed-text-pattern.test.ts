@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { apiDocument } from "../../src/http/routes/openapi";
+import { opsApiDocument } from "../../src/http/routes/ops-openapi";
 import { text } from "../../src/schemas/text";
 
 // The OpenAPI document states the printed-text rule as a pattern: it must
@@ -81,4 +82,48 @@ describe("the printed-text patterns of the OpenAPI document", () => {
     }
     expect(disagreements).toEqual([]);
   });
+});
+
+/** Every `pattern` of an OpenAPI document, with where it is. */
+function patternsOf(
+  node: unknown,
+  at = "#",
+): { at: string; pattern: string }[] {
+  if (typeof node !== "object" || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === "pattern" && typeof value === "string"
+      ? [{ at, pattern: value }]
+      : patternsOf(value, `${at}/${key}`),
+  );
+}
+
+// What one of the engines that read the documents refuses: Python's `re`
+// (Schemathesis, hypothesis) `\u{…}` and `\p{…}`; Rust's regex (the
+// jsonschema-rs validator of Schemathesis) a surrogate, escaped or not; and
+// both a surrogate pair written as two escapes, which only ECMA-262 joins.
+const UNREAD_BY_SOME_ENGINE = [
+  /\\u\{/,
+  /\\[pP]\{/,
+  /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/,
+  /\\U/,
+  /\\x\{/,
+];
+
+describe("the patterns of the OpenAPI documents", () => {
+  it.each([
+    ["the customers' document", apiDocument],
+    ["the operations document", opsApiDocument],
+  ])(
+    "are written so that ECMA-262, Python and Rust engines read them alike: %s",
+    (_name, document) => {
+      const unread = patternsOf(document())
+        .filter(
+          ({ pattern }) =>
+            !pattern.isWellFormed() ||
+            UNREAD_BY_SOME_ENGINE.some((construct) => construct.test(pattern)),
+        )
+        .map(({ at, pattern }) => `${at}: ${pattern.slice(0, 60)}…`);
+      expect(unread).toEqual([]);
+    },
+  );
 });

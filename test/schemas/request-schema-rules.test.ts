@@ -1,20 +1,19 @@
-import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { type Schema, validate } from "@cfworker/json-schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fullRequest, type RequestBody } from "../../fixtures/requests";
-import { apiDocument } from "../../src/http/routes/openapi";
 import { positiveDecimal } from "../../src/schemas/decimal";
 import { deleteRequestSchema } from "../../src/schemas/delete-request";
 import { documentRequestSchema } from "../../src/schemas/document-request";
+import { indexedApiDocument } from "../helpers/indexed-document";
 
 // The request schemas of the OpenAPI document state every rule JSON Schema
 // can state: for bodies that break none of the rules it cannot (check
-// characters, plate formats), the document and the service agree.
+// characters, Spain's plate formats), the document and the service agree.
 
-const document = structuredClone(apiDocument()) as unknown as Schema & {
+const { document, lookup } = indexedApiDocument<{
   components: { schemas: Record<string, Schema> };
-};
-const lookup = dereference(document);
+}>();
 const documentAccepts = (name: string, body: unknown): boolean =>
   validate(body, document.components.schemas[name] as Schema, "2020-12", lookup)
     .valid;
@@ -133,6 +132,34 @@ const BODIES: [string, RequestBody][] = [
     withChange((b) => {
       b.vehicle.country = "FR";
       b.vehicle.registration = `${"AB".repeat(10)}C`;
+    }),
+  ],
+  [
+    "a foreign plate of 2 characters",
+    withChange((b) => {
+      b.vehicle.country = "fr";
+      b.vehicle.registration = "A-b";
+    }),
+  ],
+  [
+    "a foreign plate of 3 characters",
+    withChange((b) => {
+      b.vehicle.country = "FR";
+      b.vehicle.registration = "a 1-C";
+    }),
+  ],
+  [
+    "a foreign trailer plate of 2 characters",
+    withChange((b) => {
+      b.vehicle.trailer_country = "PT";
+      b.vehicle.trailer_registration = "R1";
+    }),
+  ],
+  [
+    "a Spanish plate of 2 characters (an old provincial series)",
+    withChange((b) => {
+      b.vehicle.country = "es";
+      b.vehicle.registration = "M-1";
     }),
   ],
   [

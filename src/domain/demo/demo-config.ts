@@ -6,4 +6,6 @@ export interface DemoConfig {
   tokenLimits: RateLimit[];
   documentLimits: RateLimit[];
   documentsPerToken: number;
+  /** Every request of a network's demo tokens, reads included. */
+  requestLimits: RateLimit[];
 }

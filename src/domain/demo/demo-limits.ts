@@ -1,13 +1,14 @@
 import { DomainError } from "../../errors";
 import type { Services } from "../services";
 import type { DemoConfig } from "./demo-config";
+import { demoNetwork } from "./demo-network";
 
-/** The counters of one demo IP. */
-export type DemoCounter = "tokens" | "documents";
+/** The counters of one demo caller's network (demo-network.ts). */
+export type DemoCounter = "tokens" | "documents" | "requests";
 
 /**
- * Counts one demo request of an IP on `counter`, within the configured
- * limits: 429 DEMO_RATE_LIMITED with the seconds until it would be allowed
+ * Counts one demo request of `clientIp`'s network on `counter`, within the
+ * configured limits: 429 DEMO_RATE_LIMITED with the seconds until it would be allowed
  * when a limit is reached.
  */
 export async function enforceDemoRateLimit(
@@ -15,12 +16,14 @@ export async function enforceDemoRateLimit(
   clientIp: string,
   counter: DemoCounter,
 ): Promise<void> {
-  const limits =
-    counter === "tokens"
-      ? services.demo.tokenLimits
-      : services.demo.documentLimits;
+  const { tokenLimits, documentLimits, requestLimits } = services.demo;
+  const limits = {
+    tokens: tokenLimits,
+    documents: documentLimits,
+    requests: requestLimits,
+  }[counter];
   const decision = await services.rateLimits.consume(
-    `demo-ip:${clientIp}`,
+    `demo-ip:${demoNetwork(clientIp)}`,
     counter,
     services.clock.now(),
     limits,
@@ -29,6 +32,29 @@ export async function enforceDemoRateLimit(
     throw new DomainError("DEMO_RATE_LIMITED", {
       retryAfterMs: decision.retryAfterMs,
     });
+  }
+}
+
+/**
+ * Counts a request of a demo token on its network's limits: every one on
+ * `requests`, one that issues a document (`issuing`) on `documents` too, both
+ * at once. When both refuse, the documents' refusal answers.
+ */
+export async function enforceDemoTokenLimits(
+  services: Pick<Services, "rateLimits" | "clock" | "demo">,
+  clientIp: string,
+  issuing: boolean,
+): Promise<void> {
+  const counters: DemoCounter[] = issuing
+    ? ["documents", "requests"]
+    : ["requests"];
+  const counts = await Promise.allSettled(
+    counters.map((counter) =>
+      enforceDemoRateLimit(services, clientIp, counter),
+    ),
+  );
+  for (const count of counts) {
+    if (count.status === "rejected") throw count.reason;
   }
 }
 

@@ -35,6 +35,7 @@ export async function purgeExpiredDemoSessions(
   const documents = await inRounds(
     budget,
     db,
+    now,
     DOCUMENTS_ROUND,
     async (shard, limit) => {
       const expired = await findExpiredDemoDocuments(shard, now, limit);
@@ -52,6 +53,7 @@ export async function purgeExpiredDemoSessions(
   const sessions = await inRounds(
     budget,
     db,
+    now,
     SESSIONS_ROUND,
     async (shard, limit) => {
       const found = await findEmptyExpiredDemoSessions(shard, now, limit);

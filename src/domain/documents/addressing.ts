@@ -1,4 +1,6 @@
+import type { Database } from "../../db/client";
 import {
+  documentExists,
   findDocumentByUuid,
   findOwnDocumentByUuid,
   findReservation,
@@ -14,7 +16,9 @@ import {
   documentShard,
   findMoving,
   reservationShard,
+  shardsHolding,
   toDocument,
+  writeMoving,
 } from "../shard-routing";
 import { isAbandoned } from "./attempts";
 
@@ -77,10 +81,12 @@ export async function findReserved(
 /**
  * Frees a reservation that no document holds once it is provably
  * abandoned: older than any attempt can commit (attempts.ts). A younger one
- * may belong to a request still issuing, and stays. True if it was freed.
+ * may belong to a request still issuing, and stays. While a rebalance runs,
+ * freed in the former shard, then in the current one: wherever it is, only
+ * as it was read. True if it was freed.
  */
 export async function freeIfAbandoned(
-  services: Pick<Services, "shards" | "clock">,
+  services: Pick<Services, "shards" | "shardsBefore" | "clock">,
   scope: { organizationId: string; environment: Environment },
   reserved: Reserved,
 ): Promise<boolean> {
@@ -91,10 +97,10 @@ export async function freeIfAbandoned(
   ) {
     return false;
   }
-  await freeReservation(
-    reservationShard(services.shards, scope, reservation.reference),
-    reservation,
+  const homes = shardsHolding(services, (shards) =>
+    reservationShard(shards, scope, reservation.reference),
   );
+  for (const shard of homes) await freeReservation(shard, reservation);
   return true;
 }
 
@@ -108,6 +114,20 @@ export const findDocument = async (
       findDocumentByUuid(db, uuid),
     )
   )?.found;
+
+/**
+ * A conditional write of a document (a deletion, a QR access) in its shard;
+ * while a rebalance runs, decided on the copy that holds it (writeMoving).
+ * True when it took effect.
+ */
+export const writeDocument = (
+  services: Pick<Services, "shards" | "shardsBefore">,
+  uuid: string,
+  write: (db: Database) => Promise<boolean>,
+): Promise<boolean> =>
+  writeMoving(services, toDocument(uuid), write, (db) =>
+    documentExists(db, uuid),
+  );
 
 /**
  * The caller's own document at an address, whatever its state or age; another

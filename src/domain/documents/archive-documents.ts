@@ -1,11 +1,9 @@
-import {
-  deleteStaleSummaries,
-  findDocumentsToArchive,
-  markArchived,
-} from "../../db/archive";
+import { findDocumentsToArchive, markArchived } from "../../db/archive";
 import type { Database } from "../../db/client";
+import { deleteRowsBefore } from "../../db/old-rows";
 import {
   inRounds,
+  inTurn,
   type QueryBudget,
   type RoundCost,
   type RoundResult,
@@ -60,15 +58,22 @@ export async function archiveDocuments(
   services: ArchiveServices,
   budget: QueryBudget,
 ): Promise<ArchiveReport> {
-  const before = archiveCutoff(services.clock.now());
+  const now = services.clock.now();
+  const before = archiveCutoff(now);
   let summaries = 0;
-  for (const shard of services.shards) {
+  for (const shard of inTurn(services.shards, now)) {
     if (!budget.take(1)) break;
-    summaries += await deleteStaleSummaries(shard, before, SUMMARY_SWEEP_SIZE);
+    summaries += await deleteRowsBefore(
+      shard,
+      "document_summaries",
+      before,
+      SUMMARY_SWEEP_SIZE,
+    );
   }
   const documents = await inRounds(
     budget,
     services.shards,
+    now,
     ROUND,
     (shard, limit) => archiveRound(services, shard, limit),
   );

@@ -1,13 +1,14 @@
 import {
   confirmReservation,
   freeReservation,
+  moveReservationAhead,
   type ReservationRow,
   reserveForCorrection,
 } from "../../db/documents";
 import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
 import type { Services } from "../services";
-import { reservationShard } from "../shard-routing";
+import { formerShard, reservationShard } from "../shard-routing";
 import { findReserved, freeIfAbandoned } from "./addressing";
 import { referenceConflict } from "./reference-conflict";
 
@@ -53,7 +54,16 @@ export async function reserveCorrectionReference(
     createdAt: version.createdAt,
     rectifiesUuid: version.rectifiesUuid,
   };
-  const shard = reservationShard(services.shards, credential, row.reference);
+  const route = <T>(shards: readonly T[]) =>
+    reservationShard(shards, credential, row.reference);
+  const shard = route(services.shards);
+  // While a rebalance runs, a reservation still in its former shard is
+  // taken to this one first, as the mover would: from then on this shard's
+  // primary key decides, and the mover's later copy of it changes nothing.
+  const former = formerShard(services, route);
+  if (former !== null) {
+    await moveReservationAhead(former, shard, credential, row.reference);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     const outcome = await reserveForCorrection(shard, row);
     if (outcome !== "held") return { row, fresh: outcome === "reserved" };

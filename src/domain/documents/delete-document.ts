@@ -1,4 +1,3 @@
-import type { Database } from "../../db/client";
 import {
   deleteSummaries,
   findOwnDocumentForDeletion,
@@ -9,19 +8,20 @@ import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";
 import type { Credential } from "../authenticate";
+import { announceEvents } from "../events/announce";
 import type { Services } from "../services";
 import {
   findMoving,
   homeShard,
   shardsHolding,
   toDocument,
-  writeMoving,
 } from "../shard-routing";
 import { deleteWindowStart, isWithinDeleteWindow } from "../windows";
 import {
   type DocumentAddress,
   findDocument,
   findOwnDocument,
+  writeDocument,
 } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
 import { summaryOf } from "./summary";
@@ -48,29 +48,26 @@ function refusal(
   return null;
 }
 
-/** `work` on the credential's list in its home shard (and, while a rebalance moves it, its former one). */
-const onLists = (
-  services: Services,
-  credential: Credential,
-  work: (shard: Database) => Promise<void>,
-): Promise<unknown> =>
+/** Takes a document off the credential's list in its home shard (and, while a rebalance moves it, its former one). */
+const unlist = (services: Services, credential: Credential, uuid: string) =>
   Promise.all(
     shardsHolding(services, (shards) => homeShard(shards, credential)).map(
-      work,
+      (shard) => deleteSummaries(shard, [uuid]),
     ),
   );
 
-const unlist = (services: Services, credential: Credential, uuid: string) =>
-  onLists(services, credential, (shard) => deleteSummaries(shard, [uuid]));
-
-/** Puts a document a deletion took off its list back, best effort: the cron does it otherwise. */
+/**
+ * Puts a document a deletion took off its list back, in its home shard now
+ * (a new row), best effort: the cron does it otherwise.
+ */
 const relist = (
   services: Services,
   credential: Credential,
   document: DocumentRow,
 ): Promise<unknown> =>
-  onLists(services, credential, (shard) =>
-    insertSummary(shard, summaryOf(document)),
+  insertSummary(
+    homeShard(services.shards, credential),
+    summaryOf(document),
   ).catch(() => undefined);
 
 /** The document's PDF object as stored; a failure is the caller's once it awaits it. */
@@ -146,18 +143,18 @@ export async function deleteDocument(
     await relist(services, credential, document);
     throw failed.reason;
   }
-  const { done: deleted } = await writeMoving(
-    services,
-    toDocument(uuid),
-    (db) =>
-      markDeleted(db, uuid, {
-        at: now,
-        reason: request.reason,
-        credentialId: credential.id,
-        requestId: services.requestId,
-      }),
+  const deleted = await writeDocument(services, uuid, (db) =>
+    markDeleted(db, uuid, {
+      at: now,
+      reason: request.reason,
+      credentialId: credential.id,
+      requestId: services.requestId,
+    }),
   );
-  if (deleted) return;
+  if (deleted) {
+    announceEvents(services, [uuid]);
+    return;
+  }
   // A QR access, a correction or another deletion landed between the read
   // and the commit.
   const current = await findDocument(services, uuid);

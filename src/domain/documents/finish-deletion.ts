@@ -15,8 +15,15 @@ import {
   type RoundCost,
   type RoundResult,
 } from "../cron-budget";
+import { grouped, groupedUnderEach } from "../grouped";
 import type { Services } from "../services";
-import { documentShard, homeShard } from "../shard-routing";
+import {
+  documentShard,
+  formerShard,
+  homeShard,
+  shardsHolding,
+  toDocument,
+} from "../shard-routing";
 import { isWithinReadWindow } from "../windows";
 import { pdfObjectKey } from "./issue-document";
 
@@ -24,42 +31,56 @@ import { pdfObjectKey } from "./issue-document";
 // (the deletion's "maybe deleted"), and R2 takes one write a second per key.
 export const DELETION_MARK_STALE_MS = 60 * 1000;
 
-// A round: the marks; for each mark at most its document's read (grouped by
-// shard) and its list entry's removal (grouped by home shard) or insert (one
-// each); the marks' removal.
-const ROUND: RoundCost = { look: 1, fixed: 1, perRow: 3, rows: 50 };
+// A round: the marks; for each mark at most its document's reads (grouped by
+// shard; in two shards while a rebalance runs) and its list entry's removal
+// (grouped by home shard, both homes while a rebalance runs) or insert (one
+// each); the removals of the marks done and undone.
+const ROUND: RoundCost = { look: 1, fixed: 2, perRow: 4, rows: 50 };
 
-type FinishServices = Pick<Services, "shards" | "clock" | "pdfs">;
+type FinishServices = Pick<
+  Services,
+  "shards" | "shardsBefore" | "clock" | "pdfs"
+>;
 
-/** `items` grouped by the shard `shardOf` each. */
-function byShard<T>(
-  items: readonly T[],
-  shardOf: (item: T) => Database,
-): Map<Database, T[]> {
-  const groups = new Map<Database, T[]>();
-  for (const item of items) {
-    const shard = shardOf(item);
-    groups.set(shard, [...(groups.get(shard) ?? []), item]);
-  }
-  return groups;
-}
-
-/** The documents `uuids`, each read in its uuid's shard. */
-async function markedDocuments(services: FinishServices, uuids: string[]) {
-  const groups = byShard(uuids, (uuid) => documentShard(services.shards, uuid));
+/** The documents `uuids` that `shardOf` holds, each read there. */
+async function readMarked(
+  uuids: readonly string[],
+  shardOf: (uuid: string) => Database,
+) {
   return (
     await Promise.all(
-      [...groups].map(([shard, group]) => findMarkedDocuments(shard, group)),
+      [...grouped(uuids, shardOf)].map(([shard, group]) =>
+        findMarkedDocuments(shard, group),
+      ),
     )
   ).flat();
+}
+
+/**
+ * The documents `uuids`, each read in its uuid's shard; while a rebalance
+ * runs, in its former shard first, then (those not there) in its current
+ * one: the mover copies before it deletes.
+ */
+async function markedDocuments(services: FinishServices, uuids: string[]) {
+  const formerOf = (uuid: string) => formerShard(services, toDocument(uuid));
+  const inFormer = await readMarked(
+    uuids.filter((uuid) => formerOf(uuid) !== null),
+    (uuid) => formerOf(uuid) as Database,
+  );
+  const found = new Set(inFormer.map((document) => document.uuid));
+  const inCurrent = await readMarked(
+    uuids.filter((uuid) => !found.has(uuid)),
+    (uuid) => documentShard(services.shards, uuid),
+  );
+  return [...inFormer, ...inCurrent];
 }
 
 type MarkedDocument = Awaited<ReturnType<typeof markedDocuments>>[number];
 
 /**
  * Puts each document back on (`deleted` false) or takes it off (true) its
- * credential's list, in its home shard; a document past the read window is
- * listed no more.
+ * credential's list, in its home shard (taken off, also from its former home
+ * while a rebalance runs); a document past the read window is listed no more.
  */
 async function relist(
   services: FinishServices,
@@ -67,12 +88,16 @@ async function relist(
   deleted: boolean,
 ) {
   const now = services.clock.now();
-  const lists = byShard(marked, (document) =>
-    homeShard(services.shards, {
+  const home = (document: MarkedDocument) => (shards: readonly Database[]) =>
+    homeShard(shards, {
       id: document.credentialId,
       environment: document.environment,
-    }),
-  );
+    });
+  const lists = deleted
+    ? groupedUnderEach(marked, (document) =>
+        shardsHolding(services, home(document)),
+      )
+    : grouped(marked, (document) => home(document)(services.shards));
   await Promise.all(
     [...lists].map(async ([shard, group]) => {
       if (deleted) {
@@ -161,13 +186,18 @@ async function finishRound(
  * committed in D1 has its list entry removed (again), its PDF object saying
  * "deleted" (until then a QR link asks D1, qr-download.ts), and its mark
  * removed; one that did not has its document listed again and its mark
- * removed. A mark whose document is not in its uuid's shard is removed, its
- * object left to say at most "maybe deleted".
+ * removed. A mark whose document is not in its uuid's shard (nor, while a
+ * rebalance runs, in its former one) is removed, its object left to say at
+ * most "maybe deleted".
  */
 export const finishStaleDeletions = (
   services: FinishServices,
   budget: QueryBudget,
 ): Promise<number> =>
-  inRounds(budget, services.shards, ROUND, (shard, limit) =>
-    finishRound(services, shard, limit),
+  inRounds(
+    budget,
+    services.shards,
+    services.clock.now(),
+    ROUND,
+    (shard, limit) => finishRound(services, shard, limit),
   );

@@ -19,6 +19,7 @@ import {
   splitRequest,
 } from "../../schemas/document-request";
 import type { Credential } from "../authenticate";
+import { announceEvents } from "../events/announce";
 import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import {
@@ -271,6 +272,9 @@ export async function issueDocument(
       });
     }
     throw rectifies ? alreadyRectified() : referenceConflict();
+  }
+  if (credential.environment !== "demo") {
+    announceEvents(services, rectifies ? [uuid, rectifies.uuid] : [uuid]);
   }
   // Listed in the credential's home shard. The document is issued whatever
   // happens here: a failure is logged and the note stays, so that the sweep

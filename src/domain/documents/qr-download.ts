@@ -3,14 +3,11 @@ import { notFound } from "../../errors";
 import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
+import { announceEvents } from "../events/announce";
 import type { Services } from "../services";
-import {
-  findMoving,
-  toDocument,
-  uuidCreatedAt,
-  writeMoving,
-} from "../shard-routing";
+import { findMoving, toDocument, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
+import { writeDocument } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
 import { isSettledAccessToRecord } from "./settled-access-log";
 
@@ -89,17 +86,30 @@ async function downloadFromDatabase(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const access = writeMoving(services, route, (db) =>
-    recordQrAccess(db, row.uuid, { at: now, requestId: services.requestId }),
-  );
+  const access = recordAccess(services, link, now);
   if (row.firstQrAccessAt !== null) {
     services.background("qr_access", access);
     return { uuid: row.uuid, bytes };
   }
-  const { done: accessed } = await access;
   // Deleted between the read and the write: the deletion won.
-  if (!accessed) throw notFound();
+  if (!(await access)) throw notFound();
   return { uuid: row.uuid, bytes };
+}
+
+/**
+ * Records an access (with its event, announced once committed); false when
+ * the document was deleted.
+ */
+async function recordAccess(
+  services: Services,
+  link: QrLink,
+  at: number,
+): Promise<boolean> {
+  const done = await writeDocument(services, link.uuid, (db) =>
+    recordQrAccess(db, link.uuid, { at, requestId: services.requestId }),
+  );
+  if (done && !link.demo) announceEvents(services, [link.uuid]);
+  return done;
 }
 
 // How long a data centre keeps a settled real document's PDF: any time is
@@ -153,15 +163,7 @@ async function downloadSettled(
     );
   }
   if (record && isSettledAccessToRecord(link.uuid, now)) {
-    services.background(
-      "qr_access",
-      writeMoving(services, toDocument(link.uuid), (db) =>
-        recordQrAccess(db, link.uuid, {
-          at: now,
-          requestId: services.requestId,
-        }),
-      ),
-    );
+    services.background("qr_access", recordAccess(services, link, now));
   }
   return { uuid: link.uuid, bytes };
 }

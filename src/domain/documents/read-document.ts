@@ -68,34 +68,29 @@ export async function getDocumentQrLink(
 
 /**
  * Exactly the stored PDF bytes, for the owning credential within 24 hours.
- * A download is recorded in the audit trail once `admitted` (the request
- * passed its limits) fulfils; `null` records nothing (a `HEAD`, which only
- * shows what a download would get).
+ * A download is recorded in the audit trail (`recordDownload`), not a
+ * `HEAD`, which only shows what a download would get.
  */
 export async function downloadDocumentPdf(
   services: Services,
   credential: Credential,
   address: DocumentAddress,
-  admitted: Promise<void> | null,
+  { recordDownload }: { recordDownload: boolean },
 ): Promise<{ uuid: string; bytes: Uint8Array }> {
   const row = await readableDocument(services, credential, address);
   const bytes = await services.pdfs.get(pdfObjectKey(row.uuid));
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
-  if (!admitted) return { uuid: row.uuid, bytes };
+  if (!recordDownload) return { uuid: row.uuid, bytes };
   // An event, not a state change: the answer does not wait for it.
   services.background(
     "pdf_downloaded_event",
-    admitted.then(
-      () =>
-        insertAuditEvent(documentShard(services.shards, row.uuid), {
-          documentUuid: row.uuid,
-          type: "pdf_downloaded",
-          credentialId: credential.id,
-          requestId: services.requestId,
-          occurredAt: services.clock.now(),
-        }),
-      () => undefined,
-    ),
+    insertAuditEvent(documentShard(services.shards, row.uuid), {
+      documentUuid: row.uuid,
+      type: "pdf_downloaded",
+      credentialId: credential.id,
+      requestId: services.requestId,
+      occurredAt: services.clock.now(),
+    }),
   );
   return { uuid: row.uuid, bytes };
 }

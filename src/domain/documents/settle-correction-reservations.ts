@@ -53,6 +53,10 @@ export const settleCorrectionReservations = (
   services: ReservationServices,
   budget: QueryBudget,
 ): Promise<number> =>
-  inRounds(budget, services.shards, ROUND, (shard, limit) =>
-    settleRound(services, shard, limit),
+  inRounds(
+    budget,
+    services.shards,
+    services.clock.now(),
+    ROUND,
+    (shard, limit) => settleRound(services, shard, limit),
   );

@@ -79,6 +79,10 @@ export const sweepOrphanPdfs = (
   services: SweepServices,
   budget: QueryBudget,
 ): Promise<number> =>
-  inRounds(budget, services.shards, ROUND, (shard, limit) =>
-    sweepRound(services, shard, limit),
+  inRounds(
+    budget,
+    services.shards,
+    services.clock.now(),
+    ROUND,
+    (shard, limit) => sweepRound(services, shard, limit),
   );

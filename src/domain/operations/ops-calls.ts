@@ -1,15 +1,25 @@
 import type { Clock } from "../../clock";
 import { toIsoTime } from "../../clock";
 import type { Database } from "../../db/client";
+import { deleteRowsBefore } from "../../db/old-rows";
 import {
   finishOpsCall,
   latestOpsCalls,
   recordOpsCall,
 } from "../../db/ops-calls";
+import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
 import { directoryShard } from "../shard-routing";
 
 // The audit trail of the operations API, in the directory shard: a row when
-// a call arrives (before it may change anything), its status when answered.
+// a call with the support secret arrives (before it may change anything),
+// its status when answered; kept OPS_CALLS_KEPT_DAYS days.
+
+/** How long a call stays in the trail (docs/operations.md): a quarter's audits. */
+export const OPS_CALLS_KEPT_DAYS = 90;
+const KEPT_MS = OPS_CALLS_KEPT_DAYS * 24 * 60 * 60 * 1000;
+
+// A round: one statement that finds and removes the oldest calls.
+const PRUNE_ROUND: RoundCost = { look: 1, fixed: 0, perRow: 0, rows: 500 };
 
 interface AuditServices {
   shards: readonly Database[];
@@ -20,14 +30,12 @@ export interface OpsCall {
   requestId: string;
   operation: string;
   clientIp: string;
-  /** The support keyring's version the secret matched; null when refused. */
-  keyVersion: string | null;
 }
 
 /** Records a call as it arrives; the answer to write later. Throws 503 when it cannot be written. */
 export async function openOpsCall(
   services: AuditServices,
-  call: OpsCall,
+  call: OpsCall & { keyVersion: string },
 ): Promise<(status: number) => Promise<void>> {
   const db = directoryShard(services.shards);
   const id = await recordOpsCall(db, {
@@ -38,21 +46,6 @@ export async function openOpsCall(
   });
   return (status) =>
     finishOpsCall(db, id, { status, finishedAt: services.clock.now() });
-}
-
-/** Records a refused call with its answer. */
-export async function refusedOpsCall(
-  services: AuditServices,
-  call: OpsCall,
-  status: number,
-): Promise<void> {
-  const now = services.clock.now();
-  await recordOpsCall(directoryShard(services.shards), {
-    ...call,
-    status,
-    startedAt: now,
-    finishedAt: now,
-  });
 }
 
 /** The latest calls, newest first, as the operations API shows them. */
@@ -68,3 +61,27 @@ export async function latestCalls(services: AuditServices, limit: number) {
     finished_at: row.finishedAt === null ? null : toIsoTime(row.finishedAt),
   }));
 }
+
+/**
+ * Removes the calls older than OPS_CALLS_KEPT_DAYS, in rounds while `budget`
+ * lasts; the next run continues. The number removed.
+ */
+export const pruneOpsCalls = (
+  services: AuditServices,
+  budget: QueryBudget,
+): Promise<number> =>
+  inRounds(
+    budget,
+    [directoryShard(services.shards)],
+    services.clock.now(),
+    PRUNE_ROUND,
+    async (db, limit) => {
+      const removed = await deleteRowsBefore(
+        db,
+        "ops_calls",
+        services.clock.now() - KEPT_MS,
+        limit,
+      );
+      return { found: removed, finished: removed };
+    },
+  );

@@ -5,10 +5,13 @@ import {
   deleteUnchangedRows,
   type MovedRow,
   type MovedTable,
+  type PageLimit,
   pageOfTable,
 } from "../../db/rebalance";
+import { ValidationError } from "../../errors";
 import type { Environment } from "../../schemas/environment";
 import { uuidOfObjectKey } from "../documents/issue-document";
+import type { Services } from "../services";
 import {
   credentialBucket,
   directoryShard,
@@ -27,6 +30,47 @@ import {
 // is exactly as read; a row written in between stays, and the step after
 // reads it again.
 
+const refusal = (message: string) =>
+  new ValidationError([{ field: "from", code: "INVALID_VALUE", message }]);
+
+/**
+ * Refuses a pass the deployment does not route for. While rows move, a
+ * request finds a row not moved yet where SHARDS_BEFORE shards put it; a
+ * pass must read exactly those shards, or the rows of the others stay where
+ * nothing looks once SHARDS_BEFORE is cleared.
+ */
+export function checkRebalanceFrom(
+  from: number,
+  { shards, shardsBefore }: Pick<Services, "shards" | "shardsBefore">,
+): void {
+  if (shardsBefore === null) {
+    throw refusal(
+      "SHARDS_BEFORE is not set: set it to the shard count before the new bindings and deploy first (docs/scale.md, Adding shards)",
+    );
+  }
+  if (from !== shardsBefore) {
+    throw refusal(
+      `must be SHARDS_BEFORE, ${shardsBefore}: the shard count whose rows are not moved yet`,
+    );
+  }
+  if (from >= shards.length) {
+    throw refusal(`must be less than the ${shards.length} shards bound now`);
+  }
+}
+
+/** Refuses to answer for a pass still running from and to other counts: it does not move what this one must. */
+export function checkRunningPass(
+  running: { from: number; to: number },
+  from: number,
+  { shards }: Pick<Services, "shards">,
+): void {
+  if (running.from !== from || running.to !== shards.length) {
+    throw refusal(
+      `a pass from ${running.from} to ${running.to} shards is still running: start this one once it is done`,
+    );
+  }
+}
+
 /** Organizations first: every shard holds a copy of each (credentials join it). */
 const REBALANCED_TABLES = [
   "organizations",
@@ -37,6 +81,11 @@ const REBALANCED_TABLES = [
   "pending_pdf_objects",
   "pending_deletion_marks",
   "document_summaries",
+  "event_outbox",
+  "events",
+  "webhook_endpoints",
+  "webhook_deliveries",
+  "webhook_attempts",
 ] as const;
 
 type RebalancedTable = (typeof REBALANCED_TABLES)[number];
@@ -57,17 +106,27 @@ export interface RebalanceStep {
   queries: number;
   /** Where the next step starts; null once every table is done. */
   next: RebalanceCursor | null;
+  /** Why the larger pages it tried first failed (it moved a smaller one). */
+  refused: unknown[];
 }
 
-// A page of documents carries their bodies (up to ~30 KB each).
-const PAGE_ROWS = 100;
-const DOCUMENT_PAGE_ROWS = 20;
+// A page travels as one JSON parameter, which D1 binds up to 2,000,000
+// bytes. A page of documents stops at the row that reaches 512 KiB of bodies
+// (data and metadata): a document's are bounded by the body limit (128 KiB
+// by default) and JSON's escaping at most doubles them, so the parameter
+// stays under 1.3 MB (the largest documents go 5 a page, 650 KB), while
+// documents of a few kilobytes still go 100 a page.
+const PAGE: PageLimit = { rows: 100, bytes: 512 * 1024 };
 
 const text = (row: MovedRow, column: string): string =>
   String(row[column] ?? "");
 
 const environmentOf = (row: MovedRow, column = "environment"): Environment =>
   text(row, column) as Environment;
+
+/** The home bucket of an API key's row (credential_id). */
+const homeBucket = (row: MovedRow): number =>
+  credentialBucket({ id: text(row, "credential_id"), environment: "test" });
 
 /** The bucket each table's row lives in (src/domain/shard-routing.ts). */
 const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
@@ -93,6 +152,12 @@ const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
       environment:
         row.credential_environment === "demo" ? "demo" : ("test" as const),
     }),
+  event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
+  // Events and webhooks belong to API keys, never to demo tokens.
+  events: (row) => homeBucket(row),
+  webhook_endpoints: (row) => homeBucket(row),
+  webhook_deliveries: (row) => homeBucket(row),
+  webhook_attempts: (row) => homeBucket(row),
 };
 
 const firstCursor = (
@@ -122,13 +187,14 @@ async function moveOrganizations(
     directoryShard(shards),
     added,
     cursor.after,
-    PAGE_ROWS,
+    PAGE.rows,
   );
   return {
     table: cursor.table,
     moved: 0,
     queries: 1 + (last === null ? 0 : added.length),
     next: last === null ? following(cursor, from) : { ...cursor, after: last },
+    refused: [],
   };
 }
 
@@ -137,27 +203,66 @@ async function moveRows(
   from: number,
   cursor: RebalanceCursor & { table: MovedTable },
 ): Promise<RebalanceStep> {
-  const { table, shard } = cursor;
-  const source = shards[shard] as Database;
-  const rows = await pageOfTable(
-    source,
-    table,
-    cursor.after,
-    table === "documents" ? DOCUMENT_PAGE_ROWS : PAGE_ROWS,
-  );
-  const last = rows.at(-1);
-  if (!last) {
-    return { table, moved: 0, queries: 1, next: following(cursor, from) };
+  const { table } = cursor;
+  const source = shards[cursor.shard] as Database;
+  const rows = await pageOfTable(source, table, cursor.after, PAGE);
+  if (rows.length === 0) {
+    return {
+      table,
+      moved: 0,
+      queries: 1,
+      next: following(cursor, from),
+      refused: [],
+    };
   }
-  const leaving = Map.groupBy(
-    rows.filter(
-      (row) => shardOfBucket(BUCKET[table](row), shards.length) !== shard,
-    ),
-    (row) => shardOfBucket(BUCKET[table](row), shards.length),
-  );
+  // A page D1 refuses (a limit it hit, or an outage) is halved until it
+  // moves; a single row that fails fails the step, retried later.
+  const refused: unknown[] = [];
+  let queries = 1;
+  for (let size = rows.length; ; size = Math.ceil(size / 2)) {
+    const page = rows.slice(0, size);
+    const leaving = Map.groupBy(
+      page.filter((row) => routedShard(table, row, shards) !== cursor.shard),
+      (row) => routedShard(table, row, shards),
+    );
+    // A copy into each shard they go to, and the delete.
+    queries += leaving.size + (leaving.size > 0 ? 1 : 0);
+    try {
+      const { moved, after } = await movePage(source, shards, table, leaving);
+      return {
+        table,
+        moved,
+        queries,
+        next: { ...cursor, after: after ?? (page.at(-1) as MovedRow)._rowid },
+        refused,
+      };
+    } catch (error) {
+      if (size === 1) throw error;
+      refused.push(error);
+    }
+  }
+}
+
+const routedShard = (
+  table: MovedTable,
+  row: MovedRow,
+  shards: readonly Database[],
+): number => shardOfBucket(BUCKET[table](row), shards.length);
+
+/**
+ * Copies the `leaving` rows (by the shard they go to) and deletes them from
+ * `source` where still as read: the rows moved, and the rowid before the
+ * first row that stayed (null: none did).
+ */
+async function movePage(
+  source: Database,
+  shards: readonly Database[],
+  table: MovedTable,
+  leaving: Map<number, MovedRow[]>,
+): Promise<{ moved: number; after: number | null }> {
   await Promise.all(
-    [...leaving].map(([target, targetRows]) =>
-      copyRows(shards[target] as Database, table, targetRows),
+    [...leaving].map(([target, rows]) =>
+      copyRows(shards[target] as Database, table, rows),
     ),
   );
   const moving = [...leaving.values()].flat();
@@ -169,13 +274,8 @@ async function moveRows(
     .map((row) => row._rowid)
     .filter((rowid) => !deleted.has(rowid));
   return {
-    table,
     moved: deleted.size,
-    queries: 1 + leaving.size + (moving.length > 0 ? 1 : 0),
-    next: {
-      ...cursor,
-      after: stayed.length > 0 ? Math.min(...stayed) - 1 : last._rowid,
-    },
+    after: stayed.length > 0 ? Math.min(...stayed) - 1 : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { toBase64 } from "../../base64";
 import type { Keyring } from "../../storage/keyring";
 
 // The support secret of the operations API is a key of SUPPORT_KEYRING, sent
@@ -7,9 +8,6 @@ import type { Keyring } from "../../storage/keyring";
 
 const digest = async (bytes: Uint8Array): Promise<Uint8Array> =>
   new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-
-const base64 = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes));
 
 /**
  * The version of the keyring whose key `presented` is, or null. Both sides
@@ -24,7 +22,7 @@ export async function supportKeyVersion(
   const presentedHash = await digest(encoder.encode(presented));
   let matched: string | null = null;
   for (const [version, key] of keyring.keys) {
-    const keyHash = await digest(encoder.encode(base64(key)));
+    const keyHash = await digest(encoder.encode(toBase64(key)));
     if (crypto.subtle.timingSafeEqual(presentedHash, keyHash)) {
       matched = version;
     }

@@ -13,7 +13,7 @@ export const demoEnabled = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Counts the request against this IP's demo limits on `counter` (tokens, documents). */
+/** Counts the request against the demo limits of this IP's network on `counter` (tokens, documents). */
 export const demoIpLimit = (counter: DemoCounter) =>
   createMiddleware<AppEnv>(async (c, next) => {
     await enforceDemoRateLimit(c.var.services, clientIp(c.req.raw), counter);

@@ -1,10 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { configOf } from "../../config";
-import {
-  type OpsCall,
-  openOpsCall,
-  refusedOpsCall,
-} from "../../domain/operations/ops-calls";
+import { type OpsCall, openOpsCall } from "../../domain/operations/ops-calls";
 import { supportKeyVersion } from "../../domain/operations/support-secret";
 import type { AppEnv } from "../../env";
 import { DomainError, notFound } from "../../errors";
@@ -13,10 +9,28 @@ import { bearerToken } from "../bearer";
 import { clientIp } from "../client-ip";
 
 /**
+ * A refused call (401, 403) is one log line, never a row: anyone may send
+ * one, and a row each would let a flood of guesses write to the directory
+ * shard. The line holds what the row held but the key version (none).
+ */
+function logRefusal(call: OpsCall, status: number): void {
+  console.log(
+    JSON.stringify({
+      event: "ops_call_refused",
+      request_id: call.requestId,
+      operation: call.operation,
+      client_ip: call.clientIp,
+      status,
+    }),
+  );
+}
+
+/**
  * The gate of an operation of the operations API (docs/operations.md): none
  * without SUPPORT_KEYRING (404, like any unknown path); then the IP allow-list
- * (403), then the support secret (401); every call recorded in the audit
- * trail before it runs (no trail, no call: 503), its answer after.
+ * (403), then the support secret (401), each refusal a log line and no
+ * write; every call let in recorded in the audit trail before it runs (no
+ * trail, no call: 503), its answer after.
  */
 export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
   const { supportKeyring, allowedIps } = configOf(c.env).ops;
@@ -28,10 +42,9 @@ export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
     // The route as registered (`POST /ops/v1/keys`), never the raw URL.
     operation: `${c.req.method} ${c.req.routePath}`,
     clientIp: ip,
-    keyVersion: null,
   };
   if (allowedIps.length > 0 && !allowedIps.includes(ip)) {
-    await refusedOpsCall(services, call, 403);
+    logRefusal(call, 403);
     throw new DomainError("OPS_IP_NOT_ALLOWED");
   }
   const presented = bearerToken(c.req.raw);
@@ -40,7 +53,7 @@ export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
       ? null
       : await supportKeyVersion(supportKeyring, presented);
   if (keyVersion === null) {
-    await refusedOpsCall(services, call, 401);
+    logRefusal(call, 401);
     throw new DomainError("OPS_UNAUTHENTICATED");
   }
   const answered = await openOpsCall(services, { ...call, keyVersion });

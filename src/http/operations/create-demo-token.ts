@@ -11,7 +11,7 @@ import { errorResponses } from "../error-responses";
 import { demoEnabled, demoIpLimit } from "../middleware/demo";
 import { defineOperation } from "../operation";
 
-/** The public demo: a token for anyone, within the per-IP limits. */
+/** The public demo: a token for anyone, within the limits per network (IPv4 address, IPv6 /64). */
 export const createDemoTokenOperation = defineOperation({
   method: "post",
   path: "/api/v1/demo/tokens",
@@ -25,7 +25,7 @@ export const createDemoTokenOperation = defineOperation({
       },
     },
   },
-  // The public demo's gate: on, and this IP within its token limits.
+  // The public demo's gate: on, and this IP's network within its token limits.
   middleware: [demoEnabled, demoIpLimit("tokens")],
   handle: async (c, { body }) =>
     c.json(

@@ -22,7 +22,7 @@ export const documentPdfOperation = ({ path, params, operationId }: Address) =>
           c.var.services,
           c.var.credential,
           input.params,
-          isHead(c.req.raw) ? null : c.var.admitted,
+          { recordDownload: !isHead(c.req.raw) },
         ),
         "attachment",
       ),

@@ -2,14 +2,24 @@ import type { Operation } from "../operation";
 import { correctDocumentOperation } from "./correct-document";
 import { createDemoTokenOperation } from "./create-demo-token";
 import { createDocumentOperation } from "./create-document";
+import { createWebhookEndpointOperation } from "./create-webhook-endpoint";
 import { deleteDocumentOperation } from "./delete-document";
+import { deleteWebhookEndpointOperation } from "./delete-webhook-endpoint";
 import { atEveryAddress } from "./document-address";
 import { documentPdfOperation } from "./document-pdf";
 import { documentQrCodeOperation } from "./document-qr-code";
 import { documentStatusOperation } from "./document-status";
 import { getDocumentOperation } from "./get-document";
+import { getEventOperation } from "./get-event";
+import { getWebhookEndpointOperation } from "./get-webhook-endpoint";
 import { listDocumentsOperation } from "./list-documents";
+import { listEventsOperation } from "./list-events";
+import { listWebhookEndpointsOperation } from "./list-webhook-endpoints";
 import { QR_LINK_OPERATIONS } from "./qr-links";
+import { redeliverEventOperation } from "./redeliver-event";
+import { rotateWebhookSecretOperation } from "./rotate-webhook-secret";
+import { testWebhookEndpointOperation } from "./test-webhook-endpoint";
+import { updateWebhookEndpointOperation } from "./update-webhook-endpoint";
 import { validateDocumentOperation } from "./validate-document";
 
 /**
@@ -29,6 +39,16 @@ export const OPERATIONS: readonly Operation[] = [
     documentPdfOperation,
     documentQrCodeOperation,
   ]),
+  listWebhookEndpointsOperation,
+  createWebhookEndpointOperation,
+  getWebhookEndpointOperation,
+  updateWebhookEndpointOperation,
+  deleteWebhookEndpointOperation,
+  rotateWebhookSecretOperation,
+  testWebhookEndpointOperation,
+  listEventsOperation,
+  getEventOperation,
+  redeliverEventOperation,
   createDemoTokenOperation,
   ...QR_LINK_OPERATIONS,
 ];

@@ -21,7 +21,7 @@ export const listDocumentsOperation = defineOperation({
     operationId: "listDocuments",
     summary: `Your non-deleted documents of the last ${READ_WINDOW_HOURS} hours, newest first`,
     description:
-      "The documents issued with this key, corrections included (each names the version it rectifies). `from` and `to` keep those whose transport date lies between them, both included; `page` and `limit` page through the rest.",
+      "The documents issued with this key, corrections included (each names the version it rectifies). `from` and `to` keep those whose transport date lies between them, both included; `page` and `limit` page through the rest. Other query parameters are ignored.",
     tags: DOCUMENT_TAGS,
     security: BEARER,
     responses: {

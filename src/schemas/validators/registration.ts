@@ -3,6 +3,9 @@
 
 export const REGISTRATION_MAX_LENGTH = 20;
 
+/** The shortest registration of a country other than Spain. */
+export const FOREIGN_REGISTRATION_MIN_LENGTH = 3;
+
 export type RegistrationKind = "vehicle" | "trailer";
 
 // Since 2000 series letters are consonants without Ñ or Q, so no words form.
@@ -12,7 +15,7 @@ const CURRENT_SERIES = new RegExp(`^[0-9]{4}${SERIES_LETTERS}{3}$`);
 const SPECIAL_SERIES_E = new RegExp(`^E[0-9]{4}${SERIES_LETTERS}{3}$`);
 const TRAILER_SERIES_R = new RegExp(`^R[0-9]{4}${SERIES_LETTERS}{3}$`);
 const FOREIGN_REGISTRATION = new RegExp(
-  `^[A-Z0-9]{3,${REGISTRATION_MAX_LENGTH}}$`,
+  `^[A-Z0-9]{${FOREIGN_REGISTRATION_MIN_LENGTH},${REGISTRATION_MAX_LENGTH}}$`,
 );
 
 // Province codes of the plates issued until 2000. Includes the co-official
@@ -41,8 +44,8 @@ const OLD_PROVINCIAL_SERIES = new RegExp(
 
 /** The formats above, for the OpenAPI document. */
 export const REGISTRATION_FORMATS: Record<RegistrationKind, string> = {
-  vehicle: `For ES: the current series (1234BCD: 4 digits and 3 consonants other than Ñ and Q), the special E series (E1234BCD) or an old provincial series (a province code, then 1 to 6 digits without a leading zero, as M123456, or 4 digits and 1 or 2 letters, as M1234AB). Other countries: 3..${REGISTRATION_MAX_LENGTH} letters and digits.`,
-  trailer: `For ES: the R series (R1234BCD: R, 4 digits and 3 consonants other than Ñ and Q). Other countries: 3..${REGISTRATION_MAX_LENGTH} letters and digits.`,
+  vehicle: `For ES: the current series (1234BCD: 4 digits and 3 consonants other than Ñ and Q), the special E series (E1234BCD) or an old provincial series (a province code, then 1 to 6 digits without a leading zero, as M123456, or 4 digits and 1 or 2 letters, as M1234AB). Other countries: ${FOREIGN_REGISTRATION_MIN_LENGTH}..${REGISTRATION_MAX_LENGTH} letters and digits.`,
+  trailer: `For ES: the R series (R1234BCD: R, 4 digits and 3 consonants other than Ñ and Q). Other countries: ${FOREIGN_REGISTRATION_MIN_LENGTH}..${REGISTRATION_MAX_LENGTH} letters and digits.`,
 };
 
 /** `country` is an upper-case CountryCode; `registration` is normalized. */

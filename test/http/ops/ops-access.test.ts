@@ -2,14 +2,15 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../../src/clock";
 import { createCredential } from "../../helpers/credentials";
+import { d1Down } from "../../helpers/faults";
 import { capturedLog } from "../../helpers/log";
 import { opsClient, supportSecret } from "../../helpers/ops";
 import { shards } from "../../helpers/shards";
 import { bearer, call, callWith, fromIp } from "../../helpers/worker";
 
 // Who may reach the operations API (docs/operations.md): the support secret
-// of any version of SUPPORT_KEYRING, from an allowed IP; nothing else, and
-// every call, refused or not, in its audit trail.
+// of any version of SUPPORT_KEYRING, from an allowed IP; nothing else. Every
+// call let in is in its audit trail; a refusal is a log line, never a write.
 
 const keyring = (versions: Record<string, string>, current: string) =>
   JSON.stringify({
@@ -41,8 +42,20 @@ const opsCallOf = async (requestId: string | null) =>
     .bind(requestId)
     .first<OpsCallRow>();
 
+/** The log line of the refused call that answered `response`. */
+const refusalLogged = (logged: string[], response: Response) =>
+  logged
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find(
+      (line) =>
+        line.event === "ops_call_refused" &&
+        line.request_id === response.headers.get("X-Request-Id"),
+    );
+
 describe("the operations API's secret", () => {
   const ops = opsClient();
+  const logged = capturedLog();
 
   it("lets the support secret in, and records the call with its answer", async () => {
     const response = await ops("/ops/v1/keys", { ip: "198.51.100.4" });
@@ -65,21 +78,38 @@ describe("the operations API's secret", () => {
     ],
     ["the PDF keyring's key", supportSecret(env.PDF_KEYRING)],
   ])(
-    "answers 401 OPS_UNAUTHENTICATED to %s, and records the refusal",
+    "answers 401 OPS_UNAUTHENTICATED to %s, and logs the refusal without writing it",
     async (_, secret) => {
-      const response = await ops("/ops/v1/keys", { secret });
+      const response = await ops("/ops/v1/keys", {
+        secret,
+        ip: "198.51.100.5",
+      });
       expect(response.status).toBe(401);
       expect(response.headers.get("WWW-Authenticate")).toBe("Bearer");
       expect(await errorCode(response)).toBe("OPS_UNAUTHENTICATED");
-      expect(
-        await opsCallOf(response.headers.get("X-Request-Id")),
-      ).toMatchObject({
+      expect(await opsCallOf(response.headers.get("X-Request-Id"))).toBeNull();
+      expect(refusalLogged(logged, response)).toEqual({
+        event: "ops_call_refused",
+        request_id: response.headers.get("X-Request-Id"),
         operation: "GET /ops/v1/keys",
-        key_version: null,
+        client_ip: "198.51.100.5",
         status: 401,
       });
     },
   );
+
+  it("refuses a wrong secret while the database is down: a refusal writes nothing", async () => {
+    const down = opsClient(d1Down());
+    const refused = await down("/ops/v1/keys", { secret: "guess" });
+    expect(refused.status).toBe(401);
+    expect(await errorCode(refused)).toBe("OPS_UNAUTHENTICATED");
+    const listed = opsClient({ ...d1Down(), OPS_ALLOWED_IPS: "203.0.113.7" });
+    expect((await listed("/ops/v1/keys", { ip: "203.0.113.9" })).status).toBe(
+      403,
+    );
+    // A call let in is recorded before it runs: no record, no call.
+    expect((await down("/ops/v1/keys")).status).toBe(503);
+  });
 
   it("refuses a customer key and a demo token with 401", async () => {
     const { key } = await createCredential({ environment: "live" });
@@ -136,17 +166,17 @@ describe("the operations API's IP allow-list", () => {
     ...env,
     OPS_ALLOWED_IPS: "203.0.113.7, 2001:db8::1",
   });
+  const logged = capturedLog();
 
-  it("answers 403 OPS_IP_NOT_ALLOWED from another IP, even with the secret, and records it", async () => {
+  it("answers 403 OPS_IP_NOT_ALLOWED from another IP, even with the secret, and logs it without writing it", async () => {
     const response = await listed("/ops/v1/keys", { ip: "203.0.113.9" });
     expect(response.status).toBe(403);
     expect(await errorCode(response)).toBe("OPS_IP_NOT_ALLOWED");
-    expect(await opsCallOf(response.headers.get("X-Request-Id"))).toMatchObject(
-      {
-        client_ip: "203.0.113.9",
-        status: 403,
-      },
-    );
+    expect(await opsCallOf(response.headers.get("X-Request-Id"))).toBeNull();
+    expect(refusalLogged(logged, response)).toMatchObject({
+      client_ip: "203.0.113.9",
+      status: 403,
+    });
     expect((await listed("/ops/v1/keys")).status).toBe(403);
   });
 
@@ -183,25 +213,26 @@ describe("without SUPPORT_KEYRING", () => {
 describe("the operations API's audit trail", () => {
   const ops = opsClient();
 
-  it("shows every call, refused ones included, newest first, without a secret", async () => {
+  it("shows every call let in, newest first, without a secret, and no refusal", async () => {
+    const earlier = await ops("/ops/v1/keys");
     const refused = await ops("/ops/v1/keys", { secret: "guess" });
-    const accepted = await ops("/ops/v1/keys");
+    const later = await ops("/ops/v1/keys");
     const response = await ops("/ops/v1/calls");
     expect(response.status).toBe(200);
     const calls = (await response.json()) as (OpsCallRow & {
       started_at: string;
     })[];
     const ids = calls.map((row) => row.request_id);
+    const [earlierAt, laterAt] = [earlier, later].map((answer) =>
+      ids.indexOf(answer.headers.get("X-Request-Id") ?? ""),
+    );
+    expect(laterAt).toBeGreaterThanOrEqual(0);
+    expect(laterAt).toBeLessThan(earlierAt ?? -1);
     expect(
-      ids.indexOf(accepted.headers.get("X-Request-Id") ?? ""),
-    ).toBeLessThan(ids.indexOf(refused.headers.get("X-Request-Id") ?? ""));
-    expect(
-      calls.find(
-        (row) => row.request_id === refused.headers.get("X-Request-Id"),
-      ),
-    ).toMatchObject({ status: 401, key_version: null });
+      calls.find((row) => row.request_id === later.headers.get("X-Request-Id")),
+    ).toMatchObject({ status: 200, key_version: "v1" });
+    expect(ids).not.toContain(refused.headers.get("X-Request-Id"));
     expect(JSON.stringify(calls)).not.toContain(supportSecret());
-    expect(JSON.stringify(calls)).not.toContain("guess");
   });
 });
 

@@ -93,6 +93,27 @@ describe("per-credential rate limit", () => {
   });
 });
 
+/** A GET of `path` with `key` from `ip`: its status and the calls it made (test/helpers/counting-bindings.ts). */
+function measuredGets(clock: ReturnType<typeof fixedClock>) {
+  const ledger = new CallLedger();
+  const app = createApiApp({ clock, renderPdf: renderDocumentPdf });
+  const bindings = countingBindings(env, ledger);
+  return async (path: string, key: string, ip: string) => {
+    const { answer, calls } = await ledger.measureRequest(
+      async () =>
+        app.fetch(
+          new Request(`${ORIGIN}${path}`, {
+            headers: { Authorization: `Bearer ${key}`, "CF-Connecting-IP": ip },
+          }),
+          bindings,
+          createExecutionContext(),
+        ),
+      async () => undefined,
+    );
+    return { status: answer.status, calls };
+  };
+}
+
 describe("a key this isolate knows from this IP", () => {
   const clock = fixedClock(NOW);
   const request = callWithClock(clock);
@@ -108,28 +129,11 @@ describe("a key this isolate knows from this IP", () => {
 
   it("has its request counted while the key is checked, one round trip for both", async () => {
     const { key } = await createCredential();
-    const ledger = new CallLedger();
-    const app = createApiApp({ clock, renderPdf: renderDocumentPdf });
-    const bindings = countingBindings(env, ledger);
-    const chainFrom = async (ip: string) => {
-      const { calls } = await ledger.measureRequest(
-        async () =>
-          app.fetch(
-            new Request(`${ORIGIN}${NEVER_ISSUED}`, {
-              headers: {
-                Authorization: `Bearer ${key}`,
-                "CF-Connecting-IP": ip,
-              },
-            }),
-            bindings,
-            createExecutionContext(),
-          ),
-        async () => undefined,
-      );
-      return calls
+    const get = measuredGets(clock);
+    const chainFrom = async (ip: string) =>
+      (await get(NEVER_ISSUED, key, ip)).calls
         .filter(({ label }) => /credentials|RATE_LIMITER/.test(label))
         .map(({ label, depth }) => [depth, label]);
-    };
     const sequential = [
       [1, "D1 select credentials"],
       [2, "RATE_LIMITER consume"],
@@ -143,7 +147,7 @@ describe("a key this isolate knows from this IP", () => {
     expect(await chainFrom(B)).toEqual(sequential);
   });
 
-  it("answers a read counted while it runs 429 when its count refuses it, recording no download", async () => {
+  it("answers a key over its limit 429 before its read costs anything, known to this isolate or not", async () => {
     const { key, id } = await createCredential({ rateLimitPerMinute: 2 });
     const request = callWithClock(fixedClock(NOW));
     const fromA = fromIp(request, A);
@@ -155,13 +159,18 @@ describe("a key this isolate knows from this IP", () => {
     expect((await fromA(`/api/v1/documents/${uuid}`, bearer(key))).status).toBe(
       200,
     );
-    // From B the key is new to this isolate: its download runs while it is
-    // counted, and the count's refusal answers.
-    const refused = await fromIp(request, B)(
-      `/api/v1/documents/${uuid}/pdf`,
-      bearer(key),
-    );
-    expect(refused.status).toBe(429);
+    const get = measuredGets(fixedClock(NOW));
+    // From B the key is new to this isolate; from A it is known, and its
+    // count runs beside the key's check. Either way: no document read, no
+    // PDF fetched (nor decrypted), no download recorded.
+    for (const ip of [B, A]) {
+      const refused = await get(`/api/v1/documents/${uuid}/pdf`, key, ip);
+      expect(refused.status, ip).toBe(429);
+      expect(refused.calls.map(({ label }) => label).sort(), ip).toEqual([
+        "D1 select credentials",
+        "RATE_LIMITER consume",
+      ]);
+    }
     expect(
       await rowsOfAllShards(
         "SELECT type FROM audit_events WHERE credential_id = ? AND type = 'pdf_downloaded'",

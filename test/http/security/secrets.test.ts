@@ -5,6 +5,7 @@ import { createCredential } from "../../helpers/credentials";
 import { deletion, documentsApi, qrPath } from "../../helpers/documents-api";
 import { capturedLog } from "../../helpers/log";
 import { rowsOfAllShards, shards } from "../../helpers/shards";
+import { webhookEndpointsApi } from "../../helpers/webhook-endpoints";
 import { bearer, callWith, fixedClock } from "../../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
@@ -55,6 +56,31 @@ describe("secrets at rest and in the log", () => {
       key_prefix: "sk_test_",
       key_last_four: key.slice(-4),
     });
+  });
+
+  it("stores webhook signing secrets only sealed, and never logs them", async () => {
+    const { key } = await createCredential();
+    const endpoints = webhookEndpointsApi(
+      callWith({ clock: fixedClock(NOW) }),
+      key,
+    );
+    const created = await endpoints.register();
+    const rotated = (await (await endpoints.rotate(created.id)).json()) as {
+      secret: string;
+    };
+    const secrets = [created.secret, rotated.secret];
+    // The key inside each secret, whole and in part.
+    const parts = secrets.flatMap((secret) => [
+      secret,
+      secret.slice("whsec_".length),
+      secret.slice(10, 40),
+    ]);
+    const stored = await everyStoredValue();
+    for (const part of parts) {
+      for (const value of stored) expect(value).not.toContain(part);
+      for (const line of logged) expect(line).not.toContain(part);
+    }
+    expect(logged.length).toBeGreaterThan(0);
   });
 
   it("never logs a key, a QR secret or a QR URL, whatever the request and its outcome", async () => {

@@ -1,4 +1,7 @@
-import { latestCalls } from "../../../domain/operations/ops-calls";
+import {
+  latestCalls,
+  OPS_CALLS_KEPT_DAYS,
+} from "../../../domain/operations/ops-calls";
 import { SUPPORT_SECRET } from "../../../openapi/security";
 import { opsCallsSchema } from "../../../schemas/ops";
 import { requireSupport } from "../../middleware/require-support";
@@ -16,8 +19,7 @@ export const listOpsCallsOperation = defineOperation({
   doc: {
     operationId: "listOpsCalls",
     summary: `The audit trail of this API: its latest ${LATEST_CALLS} calls, newest first`,
-    description:
-      "Refused calls included; `status` null: the call's answer was never recorded (lost, or the Worker stopped).",
+    description: `The calls let in, kept ${OPS_CALLS_KEPT_DAYS} days; a refused one (401, 403) is a log line, \`ops_call_refused\`, never a row. \`status\` null: the call's answer was never recorded (lost, or the Worker stopped); \`key_version\` null: a refusal written before refusals became log lines.`,
     tags: ["audit"],
     security: SUPPORT_SECRET,
     responses: opsResponses(200, "The calls.", opsCallsSchema, OPS_ALWAYS),

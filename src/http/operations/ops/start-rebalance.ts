@@ -1,6 +1,8 @@
-import { openShards } from "../../../db/client";
+import {
+  checkRebalanceFrom,
+  checkRunningPass,
+} from "../../../domain/operations/rebalance-shards";
 import { rebalanceJob } from "../../../durable-objects/shard-rebalance";
-import { ValidationError } from "../../../errors";
 import { SUPPORT_SECRET } from "../../../openapi/security";
 import {
   rebalanceProgressSchema,
@@ -27,29 +29,17 @@ export const startRebalanceOperation = defineOperation({
   },
   middleware: [requireSupport],
   handle: async (c, { body }) => {
-    const shardCount = openShards(c.env).length;
-    if (body.from >= shardCount) {
-      throw new ValidationError([
-        {
-          field: "from",
-          code: "INVALID_VALUE",
-          message: `must be less than the ${shardCount} shards bound now`,
-        },
-      ]);
-    }
-    return c.json(
-      rebalanceProgressBody(
-        await rebalanceJob(c.env.REBALANCE).start(body.from),
-      ),
-      202,
-    );
+    checkRebalanceFrom(body.from, c.var.services);
+    const progress = await rebalanceJob(c.env.REBALANCE).start(body.from);
+    checkRunningPass(progress, body.from, c.var.services);
+    return c.json(rebalanceProgressBody(progress), 202);
   },
   doc: {
     operationId: "startRebalance",
     summary:
       "Start moving every row whose bucket routes to another shard since DB_{from} … were bound",
     description:
-      "Runs in a Durable Object after the answer, while traffic goes on; poll GET for its progress. A pass already running is not restarted (its progress is answered); once done, a new pass checks every row again and moves what is left, nothing twice.",
+      "Runs in a Durable Object after the answer, while traffic goes on; poll GET for its progress. `from` must be `SHARDS_BEFORE`, the shard count the deployment still finds unmoved rows in, and less than the shards bound now (422 otherwise, and while a pass for other counts runs). A pass already running is not restarted (its progress is answered, its alarm set again if it was lost); once done, a new pass checks every row again and moves what is left, nothing twice.",
     tags: ["shards"],
     security: SUPPORT_SECRET,
     responses: opsResponses(

@@ -1,0 +1,11 @@
+import { homeShard } from "../shard-routing";
+
+/**
+ * The route of a credential's events, deliveries and endpoints: its home
+ * shard. Only real keys have events, and a real key's home does not depend
+ * on its environment, so the credential's id is enough.
+ */
+export const eventsHome =
+  (credentialId: string) =>
+  <T>(shards: readonly T[]): T =>
+    homeShard(shards, { id: credentialId, environment: "live" });

@@ -1,0 +1,82 @@
+import type { Database } from "../../db/client";
+import { findStaleUnrelayedDocuments } from "../../db/event-relay";
+import { findOverdueDeliveries } from "../../db/webhook-deliveries";
+import type { EventMessage } from "../../schemas/event-message";
+import { inTurn, type QueryBudget } from "../cron-budget";
+import type { Services } from "../services";
+
+// The cron's share of the events (docs/failures.md): an announcement or a
+// delivery's message may be lost (a send that failed, or whose answer was
+// lost before it was sent), and a relay or an attempt's record may stop
+// half way. The rows say what is left; a minute gives the queue its time.
+// The cron sends the lost messages again, and the queue's consumer does the
+// work, as for any message: one read a shard and run whatever the backlog.
+const LOST_AFTER_MS = 60_000;
+
+// What one read takes of a shard's backlog; the next run takes the rest.
+const EVENTS_PER_SHARD = 100;
+const DELIVERIES_PER_SHARD = 500;
+// Documents a message of the consumer's relays.
+const DOCUMENTS_PER_MESSAGE = 10;
+
+type RecoveryServices = Pick<Services, "shards" | "clock" | "eventQueue">;
+
+/**
+ * For each shard in turn while `budget` lasts (each run starting at
+ * another), one read of what was lost a minute ago or more, and its
+ * messages sent. How many messages.
+ */
+async function sendAgain(
+  services: RecoveryServices,
+  budget: QueryBudget,
+  lost: (shard: Database, before: number) => Promise<EventMessage[]>,
+): Promise<number> {
+  const now = services.clock.now();
+  let sent = 0;
+  for (const shard of inTurn(services.shards, now)) {
+    if (!budget.take(1)) break;
+    const messages = await lost(shard, now - LOST_AFTER_MS);
+    await services.eventQueue.send(messages);
+    sent += messages.length;
+  }
+  return sent;
+}
+
+/**
+ * Announces again the events still in an outbox a minute after their fact
+ * (the announcement lost, or the relay stopped): the consumer relays them.
+ */
+export const announceLostEvents = (
+  services: RecoveryServices,
+  budget: QueryBudget,
+): Promise<number> =>
+  sendAgain(services, budget, async (shard, before) => {
+    const uuids = [
+      ...new Set(
+        await findStaleUnrelayedDocuments(shard, before, EVENTS_PER_SHARD),
+      ),
+    ];
+    const messages: EventMessage[] = [];
+    for (let start = 0; start < uuids.length; start += DOCUMENTS_PER_MESSAGE) {
+      messages.push({
+        kind: "outbox",
+        documentUuids: uuids.slice(start, start + DOCUMENTS_PER_MESSAGE),
+      });
+    }
+    return messages;
+  });
+
+/**
+ * Sends again the message of each pending delivery overdue by a minute (its
+ * message lost, or its attempt's record). A message that was only late
+ * finds its delivery settled or not yet due, and does nothing.
+ */
+export const resendLostDeliveries = (
+  services: RecoveryServices,
+  budget: QueryBudget,
+): Promise<number> =>
+  sendAgain(services, budget, async (shard, before) =>
+    (await findOverdueDeliveries(shard, before, DELIVERIES_PER_SHARD)).map(
+      (delivery) => ({ kind: "delivery", ...delivery }),
+    ),
+  );

@@ -1,0 +1,129 @@
+import * as z from "zod";
+import { component } from "./component";
+import { timestamp } from "./document-result";
+import { KEY_ENVIRONMENTS } from "./environment";
+
+// An event as the events API lists it and a webhook delivery posts it
+// (docs/webhooks.md). Thin on purpose: who, what and when, never the QR link
+// or its secret, a PDF, transport data, metadata or a key; a receiver that
+// needs more reads the document within its window.
+
+/** The types of event a document's facts give. */
+export const DOCUMENT_EVENT_TYPES = [
+  "document.issued",
+  "document.rectified",
+  "document.deleted",
+  "document.accessed",
+] as const;
+
+/** Every type of event: the document's, and the test an endpoint is sent. */
+export const EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, "ping"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const eventIdSchema = z
+  .string()
+  .regex(/^evt_[0-9a-f]{24}$/)
+  .meta({ examples: ["evt_5f0c2a9e41d37b68a0c4e1f2"] });
+
+/** An event's id in a path (`/api/v1/events/{id}`); another text names no event: 404. */
+export const eventPath = z.object({ id: eventIdSchema });
+
+/** The document an event is about, as it was when its fact happened. */
+const documentFacts = {
+  uuid: z.uuid(),
+  reference: z.string().nullable(),
+  rectifies_uuid: z
+    .uuid()
+    .nullable()
+    .meta({ description: "The version this one corrects, if any." }),
+  created_at: timestamp,
+  transport_date: z.iso.date(),
+};
+
+const envelope = <Type extends EventType, Data extends z.ZodType>(
+  type: Type,
+  data: Data,
+  description: string,
+) =>
+  z
+    .strictObject({
+      id: eventIdSchema,
+      type: z.literal(type),
+      created_at: timestamp.meta({
+        description: "When the fact happened (UTC, milliseconds).",
+      }),
+      environment: z.enum(KEY_ENVIRONMENTS).meta({
+        description: "The environment of the key that issued the document.",
+      }),
+      data,
+    })
+    .meta({ description });
+
+const documentIssuedEvent = component(
+  "DocumentIssuedEvent",
+  envelope(
+    "document.issued",
+    z.strictObject(documentFacts),
+    "A document was issued: a create, or a correction (its `rectifies_uuid` names the version it corrects).",
+  ),
+);
+
+const documentRectifiedEvent = component(
+  "DocumentRectifiedEvent",
+  envelope(
+    "document.rectified",
+    z.strictObject(documentFacts),
+    "A correction replaced this version; its own `document.issued` event names this one in `rectifies_uuid`.",
+  ),
+);
+
+const documentDeletedEvent = component(
+  "DocumentDeletedEvent",
+  envelope(
+    "document.deleted",
+    z.strictObject(documentFacts),
+    "The document was deleted within its deletion window; its QR link no longer opens it.",
+  ),
+);
+
+const documentAccessedEvent = component(
+  "DocumentAccessedEvent",
+  envelope(
+    "document.accessed",
+    z.strictObject({
+      ...documentFacts,
+      accessed_at: timestamp,
+      first: z.boolean().meta({
+        description:
+          "The document's first QR access: from then on it can no longer be deleted. Later accesses are sent as the audit trail records them (a burst of scans of a settled document may be one).",
+      }),
+    }),
+    "The document's QR link opened its PDF (an inspector's scan, or anyone holding the link).",
+  ),
+);
+
+const pingEvent = component(
+  "PingEvent",
+  envelope(
+    "ping",
+    z.strictObject({ webhook_endpoint_id: z.string() }),
+    "A test, sent to one endpoint when its owner asks for it.",
+  ),
+);
+
+/** The schema of each type of event, in the order of EVENT_TYPES. */
+export const EVENT_SCHEMAS = [
+  documentIssuedEvent,
+  documentRectifiedEvent,
+  documentDeletedEvent,
+  documentAccessedEvent,
+  pingEvent,
+] as const;
+
+/** Any event, told apart by `type`. */
+export const eventSchema = component(
+  "Event",
+  z.discriminatedUnion("type", EVENT_SCHEMAS),
+);
+
+export type Event = z.infer<typeof eventSchema>;
