@@ -132,12 +132,11 @@ describe("GET /api/v1/events", () => {
 
   it("orders events of the same millisecond by id, descending, and pages through them", async () => {
     const owner = await createCredential();
-    const ids = [
-      "evt_000000000000000000000001",
-      "evt_000000000000000000000002",
-      "evt_000000000000000000000003",
-      "evt_000000000000000000000004",
-    ];
+    // Ids of this test only (the tests share their storage), in order.
+    const prefix = [...crypto.getRandomValues(new Uint8Array(10))]
+      .map((byte) => byte.toString(16).padStart(2, "0"))
+      .join("");
+    const ids = ["01", "02", "03", "04"].map((n) => `evt_${prefix}00${n}`);
     for (const id of ids) {
       await seedEvent(owner, { id, createdAt: NOW - MINUTE });
     }
