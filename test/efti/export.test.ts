@@ -127,7 +127,7 @@ describe("a single document", () => {
   it("maps the full document: addresses, trailer, reference, authorization, observations", async () => {
     const { root } = await single(storedDocument(fullRequest()));
     expect(textAt(root, "consignor/taxRegistration/id")).toBe("ESB12345674");
-    expect(textAt(root, "carrier/taxRegistration/id")).toBe("RORO123456");
+    expect(textAt(root, "carrier/taxRegistration/id")).toBe("RO123456");
     expect(textAt(root, "carrier/postalAddress/cityName")).toBe("Αθήνα Ελλάδα");
     expect(textAt(root, "carrier/postalAddress/countryCode")).toBe("GR");
     expect(
@@ -174,6 +174,37 @@ describe("a single document", () => {
     expect(textsAt(root, "information")).toContain(
       "Alternative measure: 12.5 bobinas",
     );
+  });
+
+  it("writes a tax id's country once, whether or not the id already begins with it", async () => {
+    const body = fullRequest();
+    const taxIds = async (shipper: string, carrier: string) => {
+      body.shipper = { ...body.shipper, tax_country: "RO", tax_id: shipper };
+      body.carrier = { ...body.carrier, tax_country: "DE", tax_id: carrier };
+      const { root } = await single(storedDocument(body));
+      return [
+        textAt(root, "consignor/taxRegistration/id"),
+        textAt(root, "carrier/taxRegistration/id"),
+      ];
+    };
+    expect(await taxIds("RO123456", "DE123456789")).toEqual([
+      "RO123456",
+      "DE123456789",
+    ]);
+    expect(await taxIds("ro 123-456", "123456789")).toEqual([
+      "RO123456",
+      "DE123456789",
+    ]);
+    // Only the country's own letters count as its prefix.
+    expect(await taxIds("DE123456", "RO123456")).toEqual([
+      "RODE123456",
+      "DERO123456",
+    ]);
+    // At the longest, an id that begins with its country stays whole.
+    expect(await taxIds(`RO${"1".repeat(30)}`, "D".repeat(32))).toEqual([
+      `RO${"1".repeat(30)}`,
+      `DE${"D".repeat(32)}`,
+    ]);
   });
 });
 

@@ -91,6 +91,17 @@ const postalAddress = (
       : splitText(`${prefix}/postalAddress/streetName`, address.street),
   ]);
 
+/**
+ * The tax id with its country first, as an EU VAT number is written: the id
+ * alone does not say which country issued it (at most 2 + 32 characters of
+ * 35). An id already written so (`RO123456` of `RO`) keeps its one prefix.
+ */
+const prefixedTaxId = ({
+  tax_country,
+  tax_id,
+}: Pick<Party, "tax_country" | "tax_id">): string =>
+  tax_id.startsWith(tax_country) ? tax_id : `${tax_country}${tax_id}`;
+
 /** The shipper as consignor, the carrier as carrier (TradeParty). */
 const tradeParty = (
   role: "consignor" | "carrier",
@@ -103,12 +114,10 @@ const tradeParty = (
     party.address
       ? postalAddress(role, party.address, `${label} address`, notes)
       : null,
-    // The country first, as an EU VAT number is written: the id alone does
-    // not say which country issued it (at most 2 + 32 characters of 35).
     parent("taxRegistration", [
       cutText(
         `${role}/taxRegistration/id`,
-        `${party.tax_country}${party.tax_id}`,
+        prefixedTaxId(party),
         `${label} tax id`,
         notes,
       ),
