@@ -12,8 +12,11 @@ import {
 import {
   type Consignment,
   consignmentsOf,
+  consignmentWithId,
+  datasetsOf,
   type ExportedDocument,
 } from "../../src/domain/efti/consignment";
+import { datasetId } from "../../src/domain/efti/dataset-id";
 import {
   consignmentXml,
   identifierXml,
@@ -231,6 +234,27 @@ describe("a grouped document", () => {
         `DeCA document: ${DOCUMENT_UUID}, shipment ${index + 1} of 100`,
       );
     });
+  });
+
+  it("builds one shipment's consignment by its dataset id as the whole export does (what the API serves)", async () => {
+    const document = storedDocument(groupedRequest(100));
+    expect(await datasetsOf(document)).toEqual(
+      consignments.map(({ datasetId, shipmentNumber }) => ({
+        datasetId,
+        shipmentNumber,
+      })),
+    );
+    const served = [];
+    for (const index of [0, 1, 2, 99]) {
+      const expected = at(consignments, index);
+      const found = await consignmentWithId(document, expected.datasetId);
+      expect(found).toEqual(expected);
+      served.push(consignmentXml((found as Consignment).root));
+    }
+    expect(await schemaErrors("consignment-common", served)).toEqual([]);
+    expect(
+      await consignmentWithId(document, await datasetId(DOCUMENT_UUID, 101)),
+    ).toBeUndefined();
   });
 
   it("gives each shipment its weight or its measure", () => {

@@ -295,3 +295,40 @@ export function consignmentsOf(
     })),
   );
 }
+
+/** The dataset id of each shipment of `document`, in order, without building any consignment. */
+export function datasetsOf(
+  document: Pick<ExportedDocument, "uuid" | "data">,
+): Promise<Omit<Consignment, "root">[]> {
+  return Promise.all(
+    shipmentsOf(document.data).map(async (_, index) => ({
+      datasetId: await datasetId(document.uuid, index + 1),
+      shipmentNumber: index + 1,
+    })),
+  );
+}
+
+/**
+ * The one consignment of `document` whose dataset id is `id`, or undefined:
+ * only that shipment's consignment is built (a route holds up to 100).
+ */
+export async function consignmentWithId(
+  document: ExportedDocument,
+  id: string,
+): Promise<Consignment | undefined> {
+  const found = (await datasetsOf(document)).find(
+    (dataset) => dataset.datasetId === id,
+  );
+  if (!found) return undefined;
+  const shipments = shipmentsOf(document.data);
+  const shipment = shipments[found.shipmentNumber - 1] as Shipment;
+  return {
+    ...found,
+    root: consignmentRoot(
+      document,
+      shipment,
+      found.shipmentNumber,
+      shipments.length,
+    ),
+  };
+}
