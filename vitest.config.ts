@@ -90,7 +90,7 @@ function workerProject(name: string, { isolate }: { isolate: boolean }) {
         ? { include: ALONE }
         : {
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**", "test/pdf/**", ...ALONE],
+            exclude: ["test/e2e/**", "test/pdf/**", "test/efti/**", ...ALONE],
           }),
       setupFiles: [
         "./test/setup/apply-migrations.ts",
@@ -120,6 +120,16 @@ export default defineConfig({
         test: {
           name: "pdf",
           include: ["test/pdf/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+        },
+      },
+      {
+        // The eFTI export in Node, validated against the vendored XSD by
+        // xmllint compiled to WebAssembly.
+        test: {
+          name: "efti",
+          include: ["test/efti/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
         },

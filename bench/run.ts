@@ -1,4 +1,4 @@
-// `npm run bench`: the renderer and the issuing step in one Node process
+// `npm run bench`: the renderer, the issuing step and the eFTI export in one Node process
 // (warm-up runs excluded), cold start and peak heap in fresh processes, and
 // the Worker bundle's size. Prints a table; writes bench/results.json.
 import { execFileSync } from "node:child_process";
@@ -12,6 +12,7 @@ import type { DocumentPdfInput } from "../src/domain/documents/render-port";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { checkPdfStructure } from "../test/pdf/pdf-tools";
 import { diskFontSource } from "./disk-fonts";
+import { eftiExportFigures } from "./efti-export";
 import {
   FALLBACK_DOCUMENTS,
   type FallbackFixtureName,
@@ -289,6 +290,7 @@ async function main(): Promise<void> {
     const render = await renderFigures();
     const fallbackRender = await fallbackRenderFigures();
     const issuing = await issuingFigures();
+    const eftiExport = await eftiExportFigures({ warmup: WARMUP, runs: RUNS });
     const bundle = await bundleForChildren(directory);
     const cold = coldFigures(directory, bundle);
     const fallbackCold = fallbackColdFigures(directory, bundle);
@@ -302,6 +304,7 @@ async function main(): Promise<void> {
       render,
       fallback: { render: fallbackRender, cold: fallbackCold },
       issuing,
+      eftiExport,
       cold,
       heap,
       workerBundle,
@@ -334,6 +337,14 @@ function printTable(bench: any): void {
   rows.push([
     "issuing step, full, no I/O",
     `median ${bench.issuing.full.median} ms (CPU ${bench.issuing.full.cpuMedian}), p99 ${bench.issuing.full.p99} ms`,
+  ]);
+  rows.push([
+    "eFTI export, full (1 consignment)",
+    `median ${bench.eftiExport.single.median} ms (CPU ${bench.eftiExport.single.cpuMedian}), p99 ${bench.eftiExport.single.p99} ms`,
+  ]);
+  rows.push([
+    "eFTI export, route of 100 shipments",
+    `median ${bench.eftiExport.grouped100.median} ms (CPU ${bench.eftiExport.grouped100.cpuMedian}), p99 ${bench.eftiExport.grouped100.p99} ms`,
   ]);
   rows.push([
     "cold: module evaluation",

@@ -16,3 +16,15 @@ export const referencePath = z.object({
       "The document's own reference; one that cannot be a reference is a 404.",
   }),
 });
+
+/**
+ * An eFTI dataset id in a path (`…/efti/{dataset_id}`), as the list gives it:
+ * lower case, like a document's uuid.
+ */
+export const datasetIdPath = {
+  dataset_id: z.string().regex(UUID).meta({
+    format: "uuid",
+    description:
+      "A dataset id of the document, as its eFTI list gives it; any other (another document's, malformed) is a 404.",
+  }),
+};

@@ -29,6 +29,12 @@ export function documentsApi(request: Call, key: string) {
     /** The QR image; `query` as written after the path (`?format=png`). */
     qr: (address: string, query = "", method = "GET") =>
       request(`${path(address)}/qr${query}`, { method, ...bearer(key) }),
+    /** The eFTI datasets, or with `datasetId` that consignment's XML. */
+    efti: (address: string, datasetId?: string) =>
+      request(
+        `${path(address)}/efti${datasetId === undefined ? "" : `/${datasetId}`}`,
+        bearer(key),
+      ),
     rectify: (address: string, body: unknown) =>
       request(path(address), jsonRequest("PUT", key, body)),
     remove: (address: string, body: unknown = deletion()) =>
@@ -110,7 +116,7 @@ export async function demoDocumentsApi(request: Call, ip: string) {
 }
 
 /** A network of the documentation prefix no other call of the run uses. */
-const freshNetwork = () =>
+export const freshNetwork = () =>
   `2001:db8:${[...crypto.getRandomValues(new Uint16Array(2))]
     .map((group) => group.toString(16))
     .join(":")}::7`;

@@ -54,6 +54,9 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
     get: [200, ...READ, 422],
     head: [200, ...READ, 422],
   },
+  // The document as eFTI data: its datasets, and each consignment's XML.
+  "/api/v1/documents/{uuid}/efti": { get: [200, ...READ] },
+  "/api/v1/documents/{uuid}/efti/{dataset_id}": { get: [200, ...READ] },
   "/api/v1/webhook-endpoints": {
     get: [200, 401, 403, 429, 500, 503],
     post: [201, 400, 401, 403, 409, 413, 415, 422, 429, 500, 503],
@@ -77,7 +80,14 @@ const CONTRACT: Record<string, Record<string, number[]>> = {
   "/d/{uuid}": { get: QR, head: QR },
   "/demo/d/{uuid}": { get: QR, head: QR },
 };
-for (const suffix of ["", "/status", "/pdf", "/qr"]) {
+for (const suffix of [
+  "",
+  "/status",
+  "/pdf",
+  "/qr",
+  "/efti",
+  "/efti/{dataset_id}",
+]) {
   const byUuid = CONTRACT[`/api/v1/documents/{uuid}${suffix}`];
   if (byUuid) CONTRACT[`/api/v1/documents/ref/{reference}${suffix}`] = byUuid;
 }
@@ -327,7 +337,8 @@ describe("the OpenAPI document", () => {
     ]);
     const expected = [
       ...atUuid,
-      ...["status", "pdf", "qr"].map((leaf) => [
+      // Not a consignment's XML: its dataset id is not in the answer.
+      ...["status", "pdf", "qr", "efti"].map((leaf) => [
         `/api/v1/documents/{uuid}/${leaf}`,
         "get",
       ]),

@@ -33,6 +33,9 @@ const BUDGETS: Record<string, number> = {
   Get: 3,
   Status: 3,
   "Authenticated PDF": 3,
+  // The document's read, then the export in memory: no call of its own.
+  "eFTI datasets": 3,
+  "eFTI consignment": 3,
   List: 3,
   // Its count needs the credential the read returns, and the list waits for
   // the count's verdict (docs/performance.md).
@@ -142,6 +145,18 @@ describe("round trips of every operation", () => {
     await operation("Get", 200, document, bearer(key));
     await operation("Status", 200, `${document}/status`, bearer(key));
     await operation("Authenticated PDF", 200, `${document}/pdf`, bearer(key));
+    const { data: datasets } = (await operation(
+      "eFTI datasets",
+      200,
+      `${document}/efti`,
+      bearer(key),
+    )) as { data: { dataset_id: string }[] };
+    await operation(
+      "eFTI consignment",
+      200,
+      `${document}/efti/${datasets[0]?.dataset_id}`,
+      bearer(key),
+    );
     await operation("List", 200, "/api/v1/documents", bearer(key));
     const newcomer = await createCredential();
     await operation(

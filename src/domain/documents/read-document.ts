@@ -14,7 +14,7 @@ import { type DocumentResult, documentResult } from "./result";
  * The caller's document within its 24-hour read window. Absent, foreign,
  * older and (unless `includeDeleted`) deleted documents are the same 404.
  */
-async function readableDocument(
+export async function readableDocument(
   services: Services,
   credential: Credential,
   address: DocumentAddress,

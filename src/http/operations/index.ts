@@ -6,6 +6,8 @@ import { createWebhookEndpointOperation } from "./create-webhook-endpoint";
 import { deleteDocumentOperation } from "./delete-document";
 import { deleteWebhookEndpointOperation } from "./delete-webhook-endpoint";
 import { atEveryAddress } from "./document-address";
+import { documentEftiConsignmentOperation } from "./document-efti-consignment";
+import { documentEftiDatasetsOperation } from "./document-efti-datasets";
 import { documentPdfOperation } from "./document-pdf";
 import { documentQrCodeOperation } from "./document-qr-code";
 import { documentStatusOperation } from "./document-status";
@@ -38,6 +40,8 @@ export const OPERATIONS: readonly Operation[] = [
     documentStatusOperation,
     documentPdfOperation,
     documentQrCodeOperation,
+    documentEftiDatasetsOperation,
+    documentEftiConsignmentOperation,
   ]),
   listWebhookEndpointsOperation,
   createWebhookEndpointOperation,

@@ -1,0 +1,26 @@
+// The eFTI namespaces and the code values the export writes, each once. The
+// code lists are the vendored XSD's (vendor/efti/xsd/codes/); the tests
+// validate every export against them.
+
+/** The common data set (consignment-common.xsd, v0.8). */
+export const COMMON_NAMESPACE = "http://efti.eu/v1/consignment/common";
+/** The identifier subset (consignment-identifier.xsd). */
+export const IDENTIFIER_NAMESPACE = "http://efti.eu/v1/consignment/identifier";
+
+/** UN/EDIFACT 2379: CCYYMMDD, the transport date (a day, no time). */
+export const DATE_FORMAT = "102";
+/** UNECE Recommendation 19: road transport. */
+export const ROAD_TRANSPORT_MODE = "3";
+/**
+ * UNECE Recommendation 28 / UN/EDIFACT 8179: truck, "an automotive vehicle
+ * for hauling goods". The document does not tell a rigid lorry from a
+ * tractor, so the general road goods vehicle.
+ */
+export const TRUCK_MEANS_TYPE = "31";
+/** UN/EDIFACT 8053 (D23A): trailer. */
+export const TRAILER_EQUIPMENT_CATEGORY = "TE";
+/** UNECE Recommendation 20: kilogram. */
+export const KILOGRAM_UNIT = "KGM";
+
+/** types:MeasureValue (types/measurement.xsd): a decimal of at most 16 digits, 6 of them decimals. */
+export const MEASURE_TOTAL_DIGITS = 16;

@@ -1,0 +1,334 @@
+// A stored document as eFTI consignments of the common data set: one per
+// shipment (a grouped document of N shipments gives N). The mapping, field
+// by field, with each element's eFTI id and ES01 status: docs/efti.md.
+import {
+  type DocumentData,
+  type Shipment,
+  shipmentsOf,
+} from "../../schemas/document-request";
+import type { TransportLocation } from "../../schemas/transport-location";
+import {
+  DATE_FORMAT,
+  KILOGRAM_UNIT,
+  ROAD_TRANSPORT_MODE,
+  TRAILER_EQUIPMENT_CATEGORY,
+  TRUCK_MEANS_TYPE,
+} from "./codes";
+import { datasetId } from "./dataset-id";
+import {
+  cutText,
+  fittedMeasure,
+  informationLines,
+  type Note,
+  splitText,
+} from "./fit";
+import { COUNTRY_CODES } from "./schema-facts.generated";
+import { leaf, parent, type XmlElement } from "./xml";
+
+/** What the export reads of a stored document. */
+export interface ExportedDocument {
+  uuid: string;
+  /** The document this one corrects, or null. */
+  rectifiesUuid: string | null;
+  data: DocumentData;
+}
+
+/** One shipment of a document as a consignment, the root element of its XML. */
+export interface Consignment {
+  datasetId: string;
+  /** 1 for the first shipment. */
+  shipmentNumber: number;
+  root: XmlElement;
+}
+
+/** The labels of the `information` lines, in the order they are written. */
+const LABELS = {
+  document: "DeCA document",
+  reference: "DeCA reference",
+  rectifies: "Rectifies DeCA document",
+  exactWeight: "Gross weight (exact)",
+  alternativeMeasure: "Alternative measure",
+  specialAuthorization: "Special authorization",
+  observations: "Observations",
+} as const;
+
+type Party = DocumentData["shipper"] | DocumentData["carrier"];
+type Address = NonNullable<DocumentData["carrier"]["address"]>;
+
+/**
+ * A country code as the XSD's code list accepts it, or nothing: a code our
+ * contract accepts but ISO's 2006 list lacks is noted under `label` instead.
+ */
+function countryCode(
+  name: string,
+  code: string,
+  label: string,
+  notes: Note[],
+): XmlElement | null {
+  if (COUNTRY_CODES.has(code)) return leaf(name, code);
+  notes.push({ label, value: code });
+  return null;
+}
+
+/** A TradeAddress, its elements in the XSD's order. */
+const postalAddress = (
+  prefix: string,
+  address: Pick<Address, "city" | "country"> & {
+    street: string | null;
+    postal_code: string | null;
+  },
+  label: string,
+  notes: Note[],
+): XmlElement[] =>
+  parent("postalAddress", [
+    splitText(`${prefix}/postalAddress/cityName`, address.city),
+    countryCode("countryCode", address.country, `${label} country`, notes),
+    address.postal_code === null
+      ? null
+      : splitText(`${prefix}/postalAddress/postcode`, address.postal_code),
+    address.street === null
+      ? null
+      : splitText(`${prefix}/postalAddress/streetName`, address.street),
+  ]);
+
+/**
+ * The tax id with its country first, as an EU VAT number is written: the id
+ * alone does not say which country issued it (at most 2 + 32 characters of
+ * 35). An id already written so (`RO123456` of `RO`) keeps its one prefix.
+ */
+const prefixedTaxId = ({
+  tax_country,
+  tax_id,
+}: Pick<Party, "tax_country" | "tax_id">): string =>
+  tax_id.startsWith(tax_country) ? tax_id : `${tax_country}${tax_id}`;
+
+/** The shipper as consignor, the carrier as carrier (TradeParty). */
+const tradeParty = (
+  role: "consignor" | "carrier",
+  party: Party,
+  label: string,
+  notes: Note[],
+): XmlElement[] =>
+  parent(role, [
+    splitText(`${role}/name`, party.name),
+    party.address
+      ? postalAddress(role, party.address, `${label} address`, notes)
+      : null,
+    parent("taxRegistration", [
+      cutText(
+        `${role}/taxRegistration/id`,
+        prefixedTaxId(party),
+        `${label} tax id`,
+        notes,
+      ),
+    ]),
+  ]);
+
+/** Where the goods are taken over or delivered (LogisticsLocation). */
+const location = (
+  role: "carrierAcceptanceLocation" | "consigneeReceiptLocation",
+  place: TransportLocation,
+  label: string,
+  notes: Note[],
+): XmlElement[] =>
+  parent(role, [
+    splitText(`${role}/name`, place.place),
+    postalAddress(role, place, label, notes),
+  ]);
+
+/** CCYYMMDD from YYYY-MM-DD. */
+const compactDate = (date: string): string => date.replaceAll("-", "");
+
+function transportMovement(
+  vehicle: DocumentData["vehicle"],
+  notes: Note[],
+): XmlElement[] {
+  const prefix = "mainCarriageTransportMovement";
+  return parent(prefix, [
+    // The document records no dangerous goods; the identifier subset's XSD
+    // requires the indicator (docs/efti.md, "Not built yet").
+    leaf("dangerousGoodsIndicator", "false"),
+    leaf("modeCode", ROAD_TRANSPORT_MODE),
+    parent("usedTransportMeans", [
+      cutText(
+        `${prefix}/usedTransportMeans/id`,
+        vehicle.registration,
+        "Vehicle registration (whole)",
+        notes,
+      ),
+      parent("registrationCountry", [
+        countryCode("code", vehicle.country, "Vehicle country", notes),
+      ]),
+      leaf("typeCode", TRUCK_MEANS_TYPE),
+    ]),
+  ]);
+}
+
+function trailer(
+  vehicle: DocumentData["vehicle"],
+  notes: Note[],
+): XmlElement[] {
+  if (vehicle.trailer_registration === null || vehicle.trailer_country === null)
+    return [];
+  return parent("usedTransportEquipment", [
+    leaf("categoryCode", TRAILER_EQUIPMENT_CATEGORY),
+    cutText(
+      "usedTransportEquipment/id",
+      vehicle.trailer_registration,
+      "Trailer registration (whole)",
+      notes,
+    ),
+    parent("registrationCountry", [
+      countryCode("code", vehicle.trailer_country, "Trailer country", notes),
+    ]),
+    leaf("sequenceNumber", "1"),
+  ]);
+}
+
+/** The gross weight in kilograms, or nothing when the goods have another measure. */
+function grossWeight(goods: Shipment["goods"], notes: Note[]): XmlElement[] {
+  if (goods.weight_kg === null) {
+    const measure = goods.alternative_measure;
+    if (measure) {
+      notes.push({
+        label: LABELS.alternativeMeasure,
+        value: `${measure.value} ${measure.unit}`,
+      });
+    }
+    return [];
+  }
+  const fitted = fittedMeasure(goods.weight_kg);
+  if (!fitted.exact) {
+    notes.push({ label: LABELS.exactWeight, value: `${goods.weight_kg} kg` });
+  }
+  return [leaf("grossWeight", fitted.value, { unitId: KILOGRAM_UNIT })];
+}
+
+/** The consignment of one shipment, its elements in the XSD's order. */
+function consignmentRoot(
+  document: ExportedDocument,
+  shipment: Shipment,
+  shipmentNumber: number,
+  shipmentCount: number,
+): XmlElement {
+  const { data } = document;
+  const notes: Note[] = [
+    {
+      label: LABELS.document,
+      value:
+        shipmentCount === 1
+          ? document.uuid
+          : `${document.uuid}, shipment ${shipmentNumber} of ${shipmentCount}`,
+    },
+  ];
+  if (data.reference !== null) {
+    notes.push({ label: LABELS.reference, value: data.reference });
+  }
+  if (document.rectifiesUuid !== null) {
+    notes.push({ label: LABELS.rectifies, value: document.rectifiesUuid });
+  }
+  // Built in the XSD's order, which is also the notes' order.
+  const carrier = tradeParty("carrier", data.carrier, "Carrier", notes);
+  const acceptance = location(
+    "carrierAcceptanceLocation",
+    shipment.origin,
+    "Origin",
+    notes,
+  );
+  const receipt = location(
+    "consigneeReceiptLocation",
+    shipment.destination,
+    "Destination",
+    notes,
+  );
+  const consignor = tradeParty("consignor", data.shipper, "Shipper", notes);
+  const weight = grossWeight(shipment.goods, notes);
+  const movement = transportMovement(data.vehicle, notes);
+  const equipment = trailer(data.vehicle, notes);
+  const authorization = data.special_authorization;
+  if (authorization) {
+    notes.push({
+      label: LABELS.specialAuthorization,
+      value:
+        authorization.issuer === null
+          ? authorization.number
+          : `${authorization.number}, issued by ${authorization.issuer}`,
+    });
+  }
+  if (data.observations) {
+    notes.push({ label: LABELS.observations, value: data.observations });
+  }
+  return {
+    name: "consignment",
+    children: [
+      ...carrier,
+      leaf("carrierAcceptanceDateTime", compactDate(data.transport_date), {
+        formatId: DATE_FORMAT,
+      }),
+      ...acceptance,
+      ...receipt,
+      ...consignor,
+      ...weight,
+      ...informationLines(notes),
+      ...movement,
+      ...parent("natureIdentificationCargo", [
+        splitText(
+          "natureIdentificationCargo/identificationText",
+          shipment.goods.description,
+        ),
+      ]),
+      ...equipment,
+    ],
+  };
+}
+
+/** Each shipment of `document` as a consignment of the common data set, in order. */
+export function consignmentsOf(
+  document: ExportedDocument,
+): Promise<Consignment[]> {
+  const shipments = shipmentsOf(document.data);
+  return Promise.all(
+    shipments.map(async (shipment, index) => ({
+      datasetId: await datasetId(document.uuid, index + 1),
+      shipmentNumber: index + 1,
+      root: consignmentRoot(document, shipment, index + 1, shipments.length),
+    })),
+  );
+}
+
+/** The dataset id of each shipment of `document`, in order, without building any consignment. */
+export function datasetsOf(
+  document: Pick<ExportedDocument, "uuid" | "data">,
+): Promise<Omit<Consignment, "root">[]> {
+  return Promise.all(
+    shipmentsOf(document.data).map(async (_, index) => ({
+      datasetId: await datasetId(document.uuid, index + 1),
+      shipmentNumber: index + 1,
+    })),
+  );
+}
+
+/**
+ * The one consignment of `document` whose dataset id is `id`, or undefined:
+ * only that shipment's consignment is built (a route holds up to 100).
+ */
+export async function consignmentWithId(
+  document: ExportedDocument,
+  id: string,
+): Promise<Consignment | undefined> {
+  const found = (await datasetsOf(document)).find(
+    (dataset) => dataset.datasetId === id,
+  );
+  if (!found) return undefined;
+  const shipments = shipmentsOf(document.data);
+  const shipment = shipments[found.shipmentNumber - 1] as Shipment;
+  return {
+    ...found,
+    root: consignmentRoot(
+      document,
+      shipment,
+      found.shipmentNumber,
+      shipments.length,
+    ),
+  };
+}

@@ -1,0 +1,416 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { LONGEST_DOCUMENT } from "../../fixtures/documents";
+import {
+  fullRequest,
+  groupedRequest,
+  minimalRequest,
+} from "../../fixtures/requests";
+import {
+  COMMON_NAMESPACE,
+  IDENTIFIER_NAMESPACE,
+} from "../../src/domain/efti/codes";
+import {
+  type Consignment,
+  consignmentsOf,
+  consignmentWithId,
+  datasetsOf,
+  type ExportedDocument,
+} from "../../src/domain/efti/consignment";
+import { datasetId } from "../../src/domain/efti/dataset-id";
+import {
+  consignmentXml,
+  identifierXml,
+  subsetOf,
+} from "../../src/domain/efti/subsets";
+import { DOCUMENT_UUID, storedDocument } from "./documents";
+import { elementsAt, rootOf, textAt, textsAt } from "./read-xml";
+import { schemaErrors } from "./validate";
+
+/** The item at `index`, which the test expects to be there. */
+function at<T>(items: readonly T[], index: number): T {
+  expect(items.length).toBeGreaterThan(index);
+  return items[index] as T;
+}
+
+/** The document's consignments, each as the common data set's XML, checked valid. */
+async function exported(document: ExportedDocument) {
+  const consignments = await consignmentsOf(document);
+  const xml = consignments.map((consignment) =>
+    consignmentXml(consignment.root),
+  );
+  expect(await schemaErrors("consignment-common", xml)).toEqual([]);
+  return {
+    consignments,
+    xml,
+    roots: xml.map((text) => rootOf(text, COMMON_NAMESPACE)),
+  };
+}
+
+/** The one consignment of a single-shipment document, read back. */
+async function single(document: ExportedDocument) {
+  const { consignments, roots } = await exported(document);
+  expect(consignments).toHaveLength(1);
+  return { consignment: at(consignments, 0), root: at(roots, 0) };
+}
+
+describe("the validator", () => {
+  it("refuses a consignment the XSD does not allow", async () => {
+    const { consignment } = await single(storedDocument(minimalRequest()));
+    const valid = consignmentXml(consignment.root);
+    const errors = await schemaErrors("consignment-common", [
+      valid.replace('unitId="KGM"', 'unitId="LBR"'),
+      valid.replace("<modeCode>3</modeCode>", "<modeCode>0</modeCode>"),
+      // Out of the XSD's order.
+      valid.replace(
+        /(<carrier>[\s\S]*?<\/carrier>\n)([\s\S]*?)(<consignor>)/,
+        "$2$1$3",
+      ),
+    ]);
+    expect(errors.join("\n")).toMatch(/document-1\.xml.*unitId/);
+    expect(errors.join("\n")).toMatch(/document-2\.xml.*modeCode/);
+    expect(errors.join("\n")).toMatch(/document-3\.xml/);
+  });
+});
+
+describe("a single document", () => {
+  it("maps every datum of the minimal document", async () => {
+    const { consignment, root } = await single(
+      storedDocument(minimalRequest()),
+    );
+    expect(consignment.shipmentNumber).toBe(1);
+    expect(textAt(root, "consignor/name")).toBe("Cargas Ejemplo SL");
+    expect(textAt(root, "consignor/taxRegistration/id")).toBe("ES12345678Z");
+    expect(textsAt(root, "consignor/postalAddress/streetName")).toEqual([
+      "Calle Uno 1",
+    ]);
+    expect(textAt(root, "consignor/postalAddress/postcode")).toBe("28001");
+    expect(textAt(root, "consignor/postalAddress/cityName")).toBe("Madrid");
+    expect(textAt(root, "consignor/postalAddress/countryCode")).toBe("ES");
+    expect(textAt(root, "carrier/name")).toBe("Transportes Ejemplo SA");
+    expect(textAt(root, "carrier/taxRegistration/id")).toBe("ESA58818501");
+    expect(elementsAt(root, "carrier/postalAddress")).toHaveLength(0);
+    const date = elementsAt(root, "carrierAcceptanceDateTime")[0];
+    expect(date?.textContent).toBe("20261121");
+    expect(date?.getAttribute("formatId")).toBe("102");
+    expect(textAt(root, "carrierAcceptanceLocation/name")).toBe(
+      "Almacén Central",
+    );
+    expect(
+      textAt(root, "carrierAcceptanceLocation/postalAddress/cityName"),
+    ).toBe("Madrid");
+    expect(textAt(root, "consigneeReceiptLocation/name")).toBe("Tienda Centro");
+    expect(
+      textAt(root, "consigneeReceiptLocation/postalAddress/countryCode"),
+    ).toBe("ES");
+    expect(textAt(root, "natureIdentificationCargo/identificationText")).toBe(
+      "Material de oficina",
+    );
+    const weight = elementsAt(root, "grossWeight")[0];
+    expect(weight?.textContent).toBe("120");
+    expect(weight?.getAttribute("unitId")).toBe("KGM");
+    expect(textAt(root, "mainCarriageTransportMovement/modeCode")).toBe("3");
+    expect(
+      textAt(root, "mainCarriageTransportMovement/usedTransportMeans/id"),
+    ).toBe("5678DFG");
+    expect(
+      textAt(
+        root,
+        "mainCarriageTransportMovement/usedTransportMeans/registrationCountry/code",
+      ),
+    ).toBe("ES");
+    expect(
+      textAt(root, "mainCarriageTransportMovement/usedTransportMeans/typeCode"),
+    ).toBe("31");
+    expect(elementsAt(root, "usedTransportEquipment")).toHaveLength(0);
+    expect(textsAt(root, "information")).toEqual([
+      `DeCA document: ${DOCUMENT_UUID}`,
+    ]);
+  });
+
+  it("maps the full document: addresses, trailer, reference, authorization, observations", async () => {
+    const { root } = await single(storedDocument(fullRequest()));
+    expect(textAt(root, "consignor/taxRegistration/id")).toBe("ESB12345674");
+    expect(textAt(root, "carrier/taxRegistration/id")).toBe("RO123456");
+    expect(textAt(root, "carrier/postalAddress/cityName")).toBe("Αθήνα Ελλάδα");
+    expect(textAt(root, "carrier/postalAddress/countryCode")).toBe("GR");
+    expect(
+      textAt(root, "carrierAcceptanceLocation/postalAddress/streetName"),
+    ).toBe("Polígono Industrial Sur");
+    expect(textAt(root, "consigneeReceiptLocation/name")).toBe(
+      "Склад Москва (delegación Valencia)",
+    );
+    expect(
+      textAt(root, "consigneeReceiptLocation/postalAddress/postcode"),
+    ).toBe("46024");
+    expect(textAt(root, "grossWeight")).toBe("12345.678");
+    expect(textAt(root, "usedTransportEquipment/categoryCode")).toBe("TE");
+    expect(textAt(root, "usedTransportEquipment/id")).toBe("R1234BCD");
+    expect(
+      textAt(root, "usedTransportEquipment/registrationCountry/code"),
+    ).toBe("ES");
+    expect(textsAt(root, "information")).toEqual([
+      `DeCA document: ${DOCUMENT_UUID}`,
+      "DeCA reference: PED-2026-0001",
+      "Special authorization: AUT-77/2026, issued by DGT",
+      "Observations: Entregar antes de las 14:00. Carga frágil.",
+    ]);
+  });
+
+  it("names the document a correction rectifies", async () => {
+    const rectified = "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b";
+    const { root } = await single(
+      storedDocument(fullRequest(), { rectifiesUuid: rectified }),
+    );
+    expect(textsAt(root, "information")).toContain(
+      `Rectifies DeCA document: ${rectified}`,
+    );
+  });
+
+  it("writes an alternative measure as information, and no gross weight", async () => {
+    const body = minimalRequest();
+    body.goods = {
+      description: "Cable",
+      alternative_measure: { value: "12.5", unit: "bobinas" },
+    };
+    const { root } = await single(storedDocument(body));
+    expect(elementsAt(root, "grossWeight")).toHaveLength(0);
+    expect(textsAt(root, "information")).toContain(
+      "Alternative measure: 12.5 bobinas",
+    );
+  });
+
+  it("writes a tax id's country once, whether or not the id already begins with it", async () => {
+    const body = fullRequest();
+    const taxIds = async (shipper: string, carrier: string) => {
+      body.shipper = { ...body.shipper, tax_country: "RO", tax_id: shipper };
+      body.carrier = { ...body.carrier, tax_country: "DE", tax_id: carrier };
+      const { root } = await single(storedDocument(body));
+      return [
+        textAt(root, "consignor/taxRegistration/id"),
+        textAt(root, "carrier/taxRegistration/id"),
+      ];
+    };
+    expect(await taxIds("RO123456", "DE123456789")).toEqual([
+      "RO123456",
+      "DE123456789",
+    ]);
+    expect(await taxIds("ro 123-456", "123456789")).toEqual([
+      "RO123456",
+      "DE123456789",
+    ]);
+    // Only the country's own letters count as its prefix.
+    expect(await taxIds("DE123456", "RO123456")).toEqual([
+      "RODE123456",
+      "DERO123456",
+    ]);
+    // At the longest, an id that begins with its country stays whole.
+    expect(await taxIds(`RO${"1".repeat(30)}`, "D".repeat(32))).toEqual([
+      `RO${"1".repeat(30)}`,
+      `DE${"D".repeat(32)}`,
+    ]);
+  });
+});
+
+describe("a grouped document", () => {
+  let consignments: Consignment[];
+  let roots: ReturnType<typeof rootOf>[];
+  beforeAll(async () => {
+    ({ consignments, roots } = await exported(
+      storedDocument(groupedRequest(100)),
+    ));
+  });
+
+  it("is one valid consignment per shipment, in order, each with its own dataset id", () => {
+    expect(consignments.map((c) => c.shipmentNumber)).toEqual(
+      Array.from({ length: 100 }, (_, index) => index + 1),
+    );
+    expect(new Set(consignments.map((c) => c.datasetId)).size).toBe(100);
+    roots.forEach((root, index) => {
+      expect(textAt(root, "consigneeReceiptLocation/name")).toBe(
+        `Tienda ${index + 1}`,
+      );
+      expect(textAt(root, "consignor/name")).toBe("Cargas Ejemplo SL");
+      expect(textsAt(root, "information")[0]).toBe(
+        `DeCA document: ${DOCUMENT_UUID}, shipment ${index + 1} of 100`,
+      );
+    });
+  });
+
+  it("builds one shipment's consignment by its dataset id as the whole export does (what the API serves)", async () => {
+    const document = storedDocument(groupedRequest(100));
+    expect(await datasetsOf(document)).toEqual(
+      consignments.map(({ datasetId, shipmentNumber }) => ({
+        datasetId,
+        shipmentNumber,
+      })),
+    );
+    const served = [];
+    for (const index of [0, 1, 2, 99]) {
+      const expected = at(consignments, index);
+      const found = await consignmentWithId(document, expected.datasetId);
+      expect(found).toEqual(expected);
+      served.push(consignmentXml((found as Consignment).root));
+    }
+    expect(await schemaErrors("consignment-common", served)).toEqual([]);
+    expect(
+      await consignmentWithId(document, await datasetId(DOCUMENT_UUID, 101)),
+    ).toBeUndefined();
+  });
+
+  it("gives each shipment its weight or its measure", () => {
+    expect(textAt(at(roots, 0), "grossWeight")).toBe("1");
+    expect(elementsAt(at(roots, 2), "grossWeight")).toHaveLength(0);
+    expect(textsAt(at(roots, 2), "information")).toContain(
+      "Alternative measure: 3 palés",
+    );
+  });
+});
+
+/** Every text at its longest, tax ids of 32, plates of 20, the largest weight. */
+const longestBody = () => ({
+  ...structuredClone(LONGEST_DOCUMENT),
+  shipper: { ...LONGEST_DOCUMENT.shipper, tax_id: "7".repeat(32) },
+  carrier: { ...LONGEST_DOCUMENT.carrier, tax_id: "R".repeat(32) },
+  goods: { ...LONGEST_DOCUMENT.goods, weight_kg: "999999999999999.999999" },
+  vehicle: {
+    country: "PL",
+    registration: "W".repeat(20),
+    trailer_country: "PL",
+    trailer_registration: "T".repeat(20),
+  },
+});
+
+describe("every field at its longest", () => {
+  it("stays valid, and every value can be read back whole", async () => {
+    const body = longestBody();
+    const { root } = await single(storedDocument(body));
+    const whole = (path: string) => textsAt(root, path).join("");
+    expect(whole("consignor/name")).toBe(body.shipper.name);
+    expect(textsAt(root, "consignor/name")).toHaveLength(Math.ceil(255 / 35));
+    expect(whole("carrier/postalAddress/streetName")).toBe(
+      body.carrier.address?.street,
+    );
+    expect(whole("carrier/postalAddress/postcode")).toBe(
+      body.carrier.address?.postal_code,
+    );
+    expect(whole("carrierAcceptanceLocation/name")).toBe(body.origin.place);
+    expect(whole("consigneeReceiptLocation/postalAddress/cityName")).toBe(
+      body.destination.city,
+    );
+    expect(whole("natureIdentificationCargo/identificationText")).toBe(
+      body.goods.description,
+    );
+    expect(textAt(root, "consignor/taxRegistration/id")).toBe(
+      `PL${"7".repeat(32)}`,
+    );
+    // Plates longer than the element's 17: cut, and kept whole as information.
+    expect(
+      textAt(root, "mainCarriageTransportMovement/usedTransportMeans/id"),
+    ).toBe("W".repeat(17));
+    expect(textAt(root, "usedTransportEquipment/id")).toBe("T".repeat(17));
+    const information = textsAt(root, "information");
+    expect(information).toContain(
+      `Vehicle registration (whole): ${"W".repeat(20)}`,
+    );
+    expect(information).toContain(
+      `Trailer registration (whole): ${"T".repeat(20)}`,
+    );
+    // 21 digits rounded to the 16 a measure holds, exact as information.
+    expect(textAt(root, "grossWeight")).toBe("1000000000000000");
+    expect(information).toContain(
+      "Gross weight (exact): 999999999999999.999999 kg",
+    );
+    // Observations in numbered parts that give them back whole.
+    const parts = information.filter((line) =>
+      line.startsWith("Observations ("),
+    );
+    expect(parts.length).toBeGreaterThan(1);
+    expect(
+      parts
+        .map((line) => line.replace(/^Observations \(\d+\/\d+\): /, ""))
+        .join(""),
+    ).toBe(body.observations);
+    expect(information.every((line) => [...line].length <= 256)).toBe(true);
+  });
+});
+
+describe("texts in every script", () => {
+  it("keeps Latin, Greek, Cyrillic, Arabic, Hebrew, CJK, Hangul, emoji and XML's own characters", async () => {
+    const body = fullRequest();
+    body.shipper.name = "Cerámicas 株式会社 & <Søn> \"Ελλάδα\" 'Москва'";
+    body.carrier.name = "한국어 상품 ™ № ✓ → 😀 👍🏽 🇪🇸 👨‍👩‍👧";
+    body.goods.description =
+      "ひらがな カタカナ 精密仪器零件 مرحبا ٣ שלום ]]> &amp;";
+    body.observations = "Línea 1\r\nLínea 2\tcon tabulador\n\u200Fعربي 42";
+    const { root } = await single(storedDocument(body));
+    const whole = (path: string) => textsAt(root, path).join("");
+    expect(whole("consignor/name")).toBe(body.shipper.name);
+    expect(whole("carrier/name")).toBe(body.carrier.name);
+    expect(whole("natureIdentificationCargo/identificationText")).toBe(
+      body.goods.description,
+    );
+    expect(textsAt(root, "information")).toContain(
+      `Observations: ${body.observations}`,
+    );
+  });
+});
+
+describe("subsets", () => {
+  it("the ES01 subset is valid and holds only ES01's elements", async () => {
+    const consignments = await consignmentsOf(storedDocument(fullRequest()));
+    const xml = consignmentXml(subsetOf(at(consignments, 0).root, ["ES01"]));
+    expect(await schemaErrors("consignment-common", [xml])).toEqual([]);
+    const root = rootOf(xml, COMMON_NAMESPACE);
+    expect(
+      textAt(root, "mainCarriageTransportMovement/usedTransportMeans/typeCode"),
+    ).toBe("31");
+    expect(textAt(root, "consignor/taxRegistration/id")).toBe("ESB12345674");
+    expect(textAt(root, "usedTransportEquipment/categoryCode")).toBe("TE");
+    // Not ES01's: the mode, the indicator, the trailer's sequence number.
+    expect(
+      elementsAt(root, "mainCarriageTransportMovement/modeCode"),
+    ).toHaveLength(0);
+    expect(
+      elementsAt(root, "mainCarriageTransportMovement/dangerousGoodsIndicator"),
+    ).toHaveLength(0);
+    expect(
+      elementsAt(root, "usedTransportEquipment/sequenceNumber"),
+    ).toHaveLength(0);
+  });
+
+  it("the identifier document is valid against consignment-identifier.xsd", async () => {
+    const consignments = await consignmentsOf(storedDocument(fullRequest()));
+    const xml = identifierXml(at(consignments, 0).root);
+    expect(await schemaErrors("consignment-identifier", [xml])).toEqual([]);
+    // The identifier XSD is not the common one: the common one refuses it.
+    expect(await schemaErrors("consignment-common", [xml])).not.toEqual([]);
+    const root = rootOf(xml, IDENTIFIER_NAMESPACE);
+    expect(textAt(root, "carrierAcceptanceDateTime")).toBe("20261121");
+    expect(textAt(root, "mainCarriageTransportMovement/modeCode")).toBe("3");
+    expect(
+      textAt(root, "mainCarriageTransportMovement/usedTransportMeans/id"),
+    ).toBe("1234BCD");
+    expect(textAt(root, "usedTransportEquipment/id")).toBe("R1234BCD");
+    expect(elementsAt(root, "consignor")).toHaveLength(0);
+  });
+
+  it("a country the code list lacks is information, and the identifier document stays valid", async () => {
+    const body = minimalRequest();
+    body.vehicle = { country: "XK", registration: "01ABC123" };
+    const consignments = await consignmentsOf(storedDocument(body));
+    const xml = consignmentXml(at(consignments, 0).root);
+    expect(await schemaErrors("consignment-common", [xml])).toEqual([]);
+    const root = rootOf(xml, COMMON_NAMESPACE);
+    expect(
+      elementsAt(
+        root,
+        "mainCarriageTransportMovement/usedTransportMeans/registrationCountry",
+      ),
+    ).toHaveLength(0);
+    expect(textsAt(root, "information")).toContain("Vehicle country: XK");
+    const identifier = identifierXml(at(consignments, 0).root);
+    expect(await schemaErrors("consignment-identifier", [identifier])).toEqual(
+      [],
+    );
+  });
+});
