@@ -119,6 +119,7 @@ import {
 import { newCredential } from "../../src/domain/api-keys";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { documentRow } from "../helpers/documents";
+import { endpointRow } from "../helpers/event-rows";
 import {
   declaredBoundedScans,
   recordingStatements,
@@ -160,21 +161,11 @@ const HOUR_MS = 3_600_000;
 const by = { credentialId: "cred_plan", requestId: "req_plan" };
 
 /** A webhook endpoint of the plan's credential. */
-const planEndpoint = {
+const planEndpoint = endpointRow(by.credentialId, {
   id: "we_plan",
-  credentialId: by.credentialId,
-  url: "https://receiver.example/webhooks",
-  eventTypes: ["*"],
-  description: null,
-  enabled: true,
-  disabledReason: null,
-  failingSince: null,
-  secret: "v1:sealed",
-  previousSecret: null,
-  previousSecretExpiresAt: null,
   createdAt: NOW,
   updatedAt: NOW,
-};
+});
 
 const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
   documentRow({

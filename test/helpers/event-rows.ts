@@ -56,32 +56,38 @@ export async function seedEvent(
   return row;
 }
 
+/** A webhook endpoint row of `credentialId`, enabled and wanting every type unless `changes` say otherwise. */
+export const endpointRow = (
+  credentialId: string,
+  changes: Partial<WebhookEndpointRow> = {},
+): WebhookEndpointRow => ({
+  id: `we_${hex().slice(0, 24)}`,
+  credentialId,
+  url: "https://receiver.example/webhooks",
+  eventTypes: ["*"],
+  description: null,
+  enabled: true,
+  disabledReason: null,
+  failingSince: null,
+  // Never opened here: these tests sign nothing.
+  secret: "v1:sealed",
+  previousSecret: null,
+  previousSecretExpiresAt: null,
+  createdAt: 0,
+  updatedAt: 0,
+  ...changes,
+});
+
 /**
- * A webhook endpoint of `owner`, enabled and wanting every type unless
- * `changes` say otherwise, in its home shard unless `home` is another.
+ * A webhook endpoint of `owner` (endpointRow), in its home shard unless
+ * `home` is another.
  */
 export async function seedEndpoint(
   owner: TestCredential,
   changes: Partial<WebhookEndpointRow> = {},
   home: Database = homeOf(owner),
 ): Promise<WebhookEndpointRow> {
-  const row: WebhookEndpointRow = {
-    id: `we_${hex().slice(0, 24)}`,
-    credentialId: owner.id,
-    url: "https://receiver.example/webhooks",
-    eventTypes: ["*"],
-    description: null,
-    enabled: true,
-    disabledReason: null,
-    failingSince: null,
-    // Never opened here: these tests sign nothing.
-    secret: "v1:sealed",
-    previousSecret: null,
-    previousSecretExpiresAt: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...changes,
-  };
+  const row = endpointRow(owner.id, changes);
   await home.insert(webhookEndpoints).values(row);
   return row;
 }
