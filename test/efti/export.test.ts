@@ -179,6 +179,38 @@ describe("a single document", () => {
     );
   });
 
+  it("writes the dangerous goods indicator of each shipment: true only when its goods are declared dangerous", async () => {
+    const body = groupedRequest(3);
+    const [first, second] = body.shipments;
+    if (!first || !second) throw new Error("three shipments expected");
+    first.goods.dangerous_goods = true;
+    second.goods.dangerous_goods = false;
+    const consignments = await consignmentsOf(storedDocument(body));
+    const indicators = (xml: string[], namespace: string) =>
+      xml.map((one) =>
+        textAt(
+          rootOf(one, namespace),
+          "mainCarriageTransportMovement/dangerousGoodsIndicator",
+        ),
+      );
+    const common = consignments.map((c) => consignmentXml(c.root));
+    const identifiers = consignments.map((c) => identifierXml(c.root));
+    expect(await schemaErrors("consignment-common", common)).toEqual([]);
+    expect(
+      await schemaErrors("consignment-identifier", identifiers),
+    ).toEqual([]);
+    expect(indicators(common, COMMON_NAMESPACE)).toEqual([
+      "true",
+      "false",
+      "false",
+    ]);
+    expect(indicators(identifiers, IDENTIFIER_NAMESPACE)).toEqual([
+      "true",
+      "false",
+      "false",
+    ]);
+  });
+
   it("writes a tax id's country once, whether or not the id already begins with it", async () => {
     const body = fullRequest();
     const taxIds = async (shipper: string, carrier: string) => {
