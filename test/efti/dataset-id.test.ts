@@ -57,8 +57,12 @@ describe("a dataset id, version 2 (a document made since sharding)", () => {
 
   it("is fixed forever", async () => {
     const uuid = "019da3b1-5c00-8abc-9d2e-0f1a2b3c4d5e";
-    expect(await datasetId(uuid, 1)).toMatchInlineSnapshot(`"019da3b1-5c00-8abc-8018-e18f40b35bfa"`);
-    expect(await datasetId(uuid, 37)).toMatchInlineSnapshot(`"019da3b1-5c00-8abc-8255-735fc4f9a81b"`);
+    expect(await datasetId(uuid, 1)).toMatchInlineSnapshot(
+      `"019da3b1-5c00-8abc-8018-e18f40b35bfa"`,
+    );
+    expect(await datasetId(uuid, 37)).toMatchInlineSnapshot(
+      `"019da3b1-5c00-8abc-8255-735fc4f9a81b"`,
+    );
   });
 
   it("differs between documents of the same millisecond and bucket", async () => {

@@ -13,7 +13,8 @@ export const MAX_ROUTABLE_SHIPMENT = 1023;
 
 // A document uuid made since sharding: creation time, version 8, bucket
 // (shard-routing.ts), then the RFC 9562 variant.
-const SHARDED_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const SHARDED_UUID =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const sha256 = async (text: string): Promise<Uint8Array> =>
   new Uint8Array(
@@ -41,7 +42,9 @@ async function datasetIdV1(
   documentUuid: string,
   shipmentNumber: number,
 ): Promise<string> {
-  const digest = await sha256(`${LABEL_V1}\n${documentUuid}\n${shipmentNumber}`);
+  const digest = await sha256(
+    `${LABEL_V1}\n${documentUuid}\n${shipmentNumber}`,
+  );
   const bytes = digest.slice(0, 16);
   bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80;
   bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
@@ -58,7 +61,9 @@ async function datasetIdV2(
   documentUuid: string,
   shipmentNumber: number,
 ): Promise<string> {
-  const digest = await sha256(`${LABEL_V2}\n${documentUuid}\n${shipmentNumber}`);
+  const digest = await sha256(
+    `${LABEL_V2}\n${documentUuid}\n${shipmentNumber}`,
+  );
   const bytes = new Uint8Array(16);
   bytes.set(hexBytes(documentUuid.replaceAll("-", "").slice(0, 16)));
   bytes[8] = 0x80 | (shipmentNumber >> 4);
