@@ -15,6 +15,7 @@ import {
   documentsApi,
   freshNetwork,
 } from "../../helpers/documents-api";
+import { d1Refuses } from "../../helpers/faults";
 import { gateApi, gateKey, gateKeyring, TEST_GATE } from "../../helpers/gate";
 import { declaredGateOperations } from "../../helpers/gate-contract";
 import { opsClient, supportSecret } from "../../helpers/ops";
@@ -340,6 +341,18 @@ describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
       `&limit=3&starting_after=${first.data.at(-1)?.id}`,
     );
     expect(rest).toEqual({ data: data.slice(3), has_more: false });
+  });
+
+  it("serves nothing when the request cannot be recorded: 503, no consignment", async () => {
+    const { id, ip, clock } = await setup();
+    const request = callWithClock(
+      clock,
+      d1Refuses(/insert into "efti_gate_calls"/),
+    );
+    const response = await gateApi(request, ip).get(id);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect((await gateCalls(id)).data).toEqual([]);
   });
 
   it("refuses a malformed query with 422", async () => {
