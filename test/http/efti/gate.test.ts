@@ -119,6 +119,9 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
       await gate.get(id, "?subsetId=ES01&subsetId=identifier&subsetId=ES01"),
     );
     expect(both).toBe(await expectedXml(document, id, ["ES01", "identifier"]));
+    expect(await xmlIn(await gate.get(id, "?subsetId=identifier,ES01"))).toBe(
+      both,
+    );
     expect(both).toMatch(
       /^<\?xml version="1.0" encoding="UTF-8"\?>\n<consignment xmlns="http:\/\/efti.eu\/v1\/consignment\/common">/,
     );
@@ -149,6 +152,7 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
       "?subsetId=",
       "?subsetId=ES06",
       "?subsetId=ES01&subsetId=es02",
+      "?subsetId=ES01,",
       "?subset=ES01",
     ]) {
       const response = await gate.get(id, query);

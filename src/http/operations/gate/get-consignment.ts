@@ -14,11 +14,13 @@ const isSubsetId = (value: string): value is SubsetId =>
   (SUBSET_IDS as readonly string[]).includes(value);
 
 /**
- * The `subsetId` values of the query, each named once: at least one, every
+ * The `subsetId` values of the query (repeated, as the gate API's OpenAPI
+ * file has it, or comma-separated), each named once: at least one, every
  * one a subset of the common data set (400 INVALID_SUBSET_ID otherwise).
  */
-function subsetsAsked(values: readonly string[] | undefined): SubsetId[] {
-  if (!values || values.length === 0 || !values.every(isSubsetId)) {
+function subsetsAsked(given: readonly string[] | undefined): SubsetId[] {
+  const values = (given ?? []).flatMap((value) => value.split(","));
+  if (values.length === 0 || !values.every(isSubsetId)) {
     throw new DomainError("INVALID_SUBSET_ID", { field: "subsetId" });
   }
   return [...new Set(values)];
@@ -44,7 +46,7 @@ export const getGateConsignmentOperation = defineOperation<
     operationId: "getConsignmentSubsets",
     summary:
       "A consignment containing only the elements of the subsets asked for (XML)",
-    description: `For an authority's eFTI gate: the consignment of \`datasetId\` as XML of the eFTI common data set (consignment-common.xsd), reduced to the elements of the subsets \`subsetId\` names (repeated; each one of ${SUBSET_IDS.join(", ")}; 400 \`INVALID_SUBSET_ID\` when none or another). Any document whose QR link opens, whatever its age or owner; deleted, demo, unknown: 404.`,
+    description: `For an authority's eFTI gate: the consignment of \`datasetId\` as XML of the eFTI common data set (consignment-common.xsd), reduced to the elements of the subsets \`subsetId\` names (repeated, or comma-separated; each one of ${SUBSET_IDS.join(", ")}; 400 \`INVALID_SUBSET_ID\` when none or another). Any document whose QR link opens, whatever its age or owner; deleted, demo, unknown: 404.`,
     tags: ["efti"],
     security: GATE_KEY,
     responses: {
