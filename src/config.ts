@@ -78,6 +78,24 @@ export const DEFAULT_MAX_BODY_BYTES = { real: 131_072, demo: 32_768 };
 /** The documents a demo session may issue when DEMO_DOCUMENTS_PER_TOKEN is unset. */
 export const DEFAULT_DEMO_DOCUMENTS_PER_TOKEN = 10;
 
+/** Client IPs separated by commas; empty: any. */
+const ipList = z
+  .string()
+  .default("")
+  .transform((list) =>
+    list
+      .split(",")
+      .map((ip) => ip.trim())
+      .filter((ip) => ip !== ""),
+  )
+  .pipe(
+    z.array(
+      z.union([z.ipv4(), z.ipv6()], {
+        error: "must be IP addresses separated by commas, or empty",
+      }),
+    ),
+  );
+
 const settingsSchema = z.object({
   MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
   MAX_DEMO_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.demo),
@@ -108,22 +126,10 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
-  OPS_ALLOWED_IPS: z
-    .string()
-    .default("")
-    .transform((list) =>
-      list
-        .split(",")
-        .map((ip) => ip.trim())
-        .filter((ip) => ip !== ""),
-    )
-    .pipe(
-      z.array(
-        z.union([z.ipv4(), z.ipv6()], {
-          error: "must be IP addresses separated by commas, or empty",
-        }),
-      ),
-    ),
+  OPS_ALLOWED_IPS: ipList,
+  // Unset: the eFTI gates' interface does not exist (404), the rest works.
+  GATE_KEYRING: keyring("GATE_KEYRING").optional(),
+  GATE_ALLOWED_IPS: ipList,
 });
 
 export interface Config {
@@ -135,6 +141,7 @@ export interface Config {
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
   ops: OpsConfig;
+  gate: GateConfig;
   webhooks: WebhooksConfig;
   /** The shard count before a rebalance still running; null when none runs. */
   shardsBefore: number | null;
@@ -145,6 +152,14 @@ interface OpsConfig {
   /** The support secrets, one per version; null: no operations API. */
   supportKeyring: Keyring | null;
   /** Client IPs the operations API answers; empty: any. */
+  allowedIps: readonly string[];
+}
+
+/** Who may call the eFTI gates' interface (docs/efti.md "Gates"). */
+interface GateConfig {
+  /** The gates' keys, one per version (named after the gate and the rotation); null: no gate interface. */
+  keyring: Keyring | null;
+  /** Client IPs the gate interface answers; empty: any. */
   allowedIps: readonly string[];
 }
 
@@ -208,6 +223,10 @@ export function readConfig(vars: Record<string, unknown>): Config {
     ops: {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,
+    },
+    gate: {
+      keyring: env.GATE_KEYRING ?? null,
+      allowedIps: env.GATE_ALLOWED_IPS,
     },
     webhooks: {
       keyring: env.WEBHOOK_KEYRING ?? null,

@@ -20,7 +20,7 @@ export interface AppDependencies {
  */
 export type EdgeEnv = Omit<
   Env,
-  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING"
+  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING" | "GATE_KEYRING"
 > & {
   ASSETS: Fetcher;
   API: Fetcher;
@@ -33,6 +33,8 @@ export interface AppEnv {
     requestId: string;
     services: Services;
     credential?: Credential;
+    /** After `requireGate`: the GATE_KEYRING version the gate's key matched. */
+    gate?: string;
   };
 }
 
@@ -40,3 +42,6 @@ export interface AppEnv {
 export type AuthenticatedEnv = AppEnv & {
   Variables: { credential: Credential };
 };
+
+/** After `requireGate`: an eFTI gate, named by its key's version. */
+export type GateEnv = AppEnv & { Variables: { gate: string } };

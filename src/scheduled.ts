@@ -9,6 +9,7 @@ import {
   announceLostEvents,
   resendLostDeliveries,
 } from "./domain/events/recover";
+import { pruneGateCalls } from "./domain/operations/gate-calls";
 import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -90,6 +91,7 @@ export const createScheduledHandler =
       purgeExpiredDemoSessions,
     );
     const opsCalls = await attempt("ops_calls", "opsCalls", pruneOpsCalls);
+    const gateCalls = await attempt("gate_calls", "gateCalls", pruneGateCalls);
     console.log(
       JSON.stringify({
         event: "scheduled_cleanup",
@@ -102,6 +104,7 @@ export const createScheduledHandler =
         eventPurge,
         demoSessions,
         opsCalls,
+        gateCalls,
         out_of_budget: outOfBudget,
       }),
     );

@@ -7,6 +7,7 @@ import {
   inArray,
   isNotNull,
   isNull,
+  lt,
   lte,
   ne,
   notExists,
@@ -704,3 +705,22 @@ export async function countDemoDocuments(
     .where(and(eq(documents.credentialId, credentialId), isDemoDocument));
   return row?.issued ?? 0;
 }
+
+/**
+ * The documents whose uuid begins with `prefix` (`tttttttt-tttt-8bbb-`:
+ * created in that millisecond in that bucket), by a range of the primary
+ * key: `-` is followed by `.` in every collation SQLite may use here.
+ */
+export const findDocumentsByUuidPrefix = (
+  db: Database,
+  prefix: string,
+): Promise<DocumentRow[]> =>
+  db
+    .select()
+    .from(documents)
+    .where(
+      and(
+        gte(documents.uuid, prefix),
+        lt(documents.uuid, `${prefix.slice(0, -1)}.`),
+      ),
+    );

@@ -46,6 +46,9 @@ const EVENT_COLUMNS = [
   "transport_date",
   "first_access",
   "endpoint_id",
+  "dataset_id",
+  "shipment",
+  "message",
 ] as const;
 
 /**
@@ -143,6 +146,22 @@ export const MOVES = {
       "occurred_at",
     ],
     onConflict: "",
+  },
+  // A gate's follow-up messages live beside their document; the id is each
+  // shard's own sequence, a message is recognised by what it says.
+  efti_follow_ups: {
+    columns: [
+      "dataset_id",
+      "document_uuid",
+      "shipment",
+      "message_hash",
+      "message",
+      "gate",
+      "request_id",
+      "received_at",
+    ],
+    onConflict: "",
+    bodies: ["message"],
   },
   // A document's events wait in its shard until relayed; the relay's mark
   // that reached either copy holds.

@@ -257,6 +257,58 @@ export const opsCalls = sqliteTable(
 
 export type OpsCallRow = typeof opsCalls.$inferSelect;
 
+// Every request of an eFTI gate (/efti/v0, docs/efti.md "Gates"), answered or
+// refused, in DB_0: written when it arrives (a refusal with its status at
+// once), its status when answered (null: the answer was lost or the Worker
+// died). `gate` is the GATE_KEYRING version matched, null for a refusal.
+// Never a secret.
+export const eftiGateCalls = sqliteTable(
+  "efti_gate_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: text("request_id").notNull(),
+    datasetId: text("dataset_id").notNull(),
+    // The subsetId values asked for, comma-separated as sent ("" for none).
+    subsets: text("subsets").notNull(),
+    gate: text("gate"),
+    clientIp: text("client_ip").notNull(),
+    status: integer("status"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [
+    index("efti_gate_calls_started_at_idx").on(t.startedAt),
+    index("efti_gate_calls_dataset_idx").on(t.datasetId, t.id),
+  ],
+);
+
+export type EftiGateCallRow = typeof eftiGateCalls.$inferSelect;
+
+// The follow-up messages gates post about a consignment, in its document's
+// shard: one per dataset and text (a gate's retry of the same message is the
+// same row), written in one batch with the owner's event.
+export const eftiFollowUps = sqliteTable(
+  "efti_follow_ups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    datasetId: text("dataset_id").notNull(),
+    documentUuid: text("document_uuid").notNull(),
+    shipment: integer("shipment").notNull(),
+    // SHA-256 of the message (UTF-8), hex.
+    messageHash: text("message_hash").notNull(),
+    message: text("message").notNull(),
+    gate: text("gate").notNull(),
+    requestId: text("request_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [
+    // Looked up before each insert: a message is written once (no unique
+    // index: migrations add no constraint, docs/operations.md).
+    index("efti_follow_ups_message_idx").on(t.datasetId, t.messageHash),
+    index("efti_follow_ups_document_idx").on(t.documentUuid),
+  ],
+);
+
 // Events (docs/webhooks.md). A fact's event is first written in the batch
 // that commits the fact, in the document's shard (event_outbox); it is then
 // relayed to its credential's home shard (events), where the events API lists
@@ -279,6 +331,10 @@ const eventColumns = {
   firstAccess: integer("first_access", { mode: "boolean" }),
   // ping: the endpoint it tests.
   endpointId: text("endpoint_id"),
+  // document.efti_follow_up: the consignment, its shipment, the gate's text.
+  datasetId: text("dataset_id"),
+  shipment: integer("shipment"),
+  message: text("message"),
 };
 
 export const eventOutbox = sqliteTable(

@@ -6,9 +6,9 @@
 // entry), corrections' reservations no attempt holds any more (a reference
 // blocked), events whose announcement was lost and deliveries whose message
 // was (a caller's webhooks), the archiver, the events past their retention,
-// the demo purge, the operations API's old calls. A batch counts each of its
-// statements; a round is counted at its most before it is made. The 10 left
-// over are a margin.
+// the demo purge, the operations API's old calls, the eFTI gates' old
+// requests. A batch counts each of its statements; a round is counted at its
+// most before it is made. The 5 left over are a margin.
 export const CRON_QUERY_LIMIT = 1000;
 export const CRON_QUERY_SHARES = {
   staleDeletions: 150,
@@ -22,6 +22,7 @@ export const CRON_QUERY_SHARES = {
   eventPurge: 40,
   demoSessions: 100,
   opsCalls: 10,
+  gateCalls: 5,
 } as const;
 
 /** What one round of a task costs in D1 queries, and how many rows it takes at most. */

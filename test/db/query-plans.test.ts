@@ -30,6 +30,7 @@ import {
   deleteSummaries,
   documentExists,
   findDocumentByUuid,
+  findDocumentsByUuidPrefix,
   findMarkedDocuments,
   findOwnDocumentByUuid,
   findOwnDocumentForDeletion,
@@ -46,6 +47,12 @@ import {
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import { keepFollowUp } from "../../src/db/efti-follow-ups";
+import {
+  finishGateCall,
+  listGateCalls,
+  recordGateCall,
+} from "../../src/db/efti-gate-calls";
 import {
   findEventDeliveries,
   pageOfEvents,
@@ -393,6 +400,9 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       transportDate: null,
       firstAccess: null,
       endpointId: "we_plan",
+      datasetId: null,
+      shipment: null,
+      message: null,
     }),
   deleteEndpoint: async (db) =>
     deleteEndpoint(db, by.credentialId, "we_plan", NOW),
@@ -466,9 +476,44 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
+  async recordGateCall(db) {
+    const id = await recordGateCall(db, {
+      requestId: "req_plan",
+      datasetId: "plan-dataset",
+      subsets: "ES01",
+      gate: "plan-gate",
+      clientIp: "192.0.2.1",
+      status: null,
+      startedAt: NOW,
+      finishedAt: null,
+    });
+    await finishGateCall(db, id, { status: 200, finishedAt: NOW });
+  },
+  finishGateCall: (db) =>
+    finishGateCall(db, 1, { status: 200, finishedAt: NOW }),
+  async listGateCalls(db) {
+    await listGateCalls(db, { limit: 51 });
+    await listGateCalls(db, { limit: 51, before: 10 });
+    await listGateCalls(db, { limit: 51, datasetId: "plan-dataset" });
+    await listGateCalls(db, { limit: 51, before: 10, datasetId: "plan" });
+  },
+  findDocumentsByUuidPrefix: (db) =>
+    findDocumentsByUuidPrefix(db, original.uuid.slice(0, 19)),
+  keepFollowUp: (db) =>
+    keepFollowUp(db, {
+      datasetId: "plan-dataset",
+      documentUuid: original.uuid,
+      shipment: 1,
+      message: "plan",
+      messageHash: "00",
+      gate: "plan-gate",
+      requestId: "req_plan",
+      receivedAt: NOW,
+    }),
   async deleteRowsBefore(db) {
     await deleteRowsBefore(db, "document_summaries", NOW, 50);
     await deleteRowsBefore(db, "ops_calls", NOW, 500);
+    await deleteRowsBefore(db, "efti_gate_calls", NOW, 500);
   },
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);

@@ -81,6 +81,7 @@ const REBALANCED_TABLES = [
   "pending_pdf_objects",
   "pending_deletion_marks",
   "document_summaries",
+  "efti_follow_ups",
   "event_outbox",
   "events",
   "webhook_endpoints",
@@ -152,6 +153,7 @@ const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
       environment:
         row.credential_environment === "demo" ? "demo" : ("test" as const),
     }),
+  efti_follow_ups: (row) => uuidBucket(text(row, "document_uuid")),
   event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
   // Events and webhooks belong to API keys, never to demo tokens.
   events: (row) => homeBucket(row),
