@@ -82,6 +82,7 @@ const REBALANCED_TABLES = [
   "pending_deletion_marks",
   "document_summaries",
   "event_outbox",
+  "efti_registrations",
   "events",
   "webhook_endpoints",
   "webhook_deliveries",
@@ -153,6 +154,7 @@ const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
         row.credential_environment === "demo" ? "demo" : ("test" as const),
     }),
   event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
+  efti_registrations: (row) => uuidBucket(text(row, "document_uuid")),
   // Events and webhooks belong to API keys, never to demo tokens.
   events: (row) => homeBucket(row),
   webhook_endpoints: (row) => homeBucket(row),
