@@ -11,6 +11,7 @@ const GROWING_TABLES = [
   "events",
   "webhook_deliveries",
   "webhook_attempts",
+  "efti_registrations",
 ] as const;
 
 /**
