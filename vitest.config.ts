@@ -26,6 +26,7 @@ if (!edgeAssets?.directory) throw new Error("wrangler.edge.toml: no [assets]");
 const ALONE = [
   "test/events/cron.test.ts",
   "test/events/faults.test.ts",
+  "test/events/gate-faults.test.ts",
   "test/http/demo.test.ts",
   "test/http/documents/dry-run.test.ts",
   "test/http/documents/faults.test.ts",

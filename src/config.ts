@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
+import type { EftiGate } from "./domain/services";
+import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
 // The Worker's configuration (wrangler.toml's [vars] and its secrets),
@@ -68,6 +70,41 @@ const originSchema = z
         message:
           "BASE_URL must be the service's https:// origin in production: every PDF's QR link prints it",
         input: BASE_URL,
+      });
+    }
+  });
+
+/**
+ * The eFTI gate the identifiers of every issued, corrected or deleted
+ * consignment are registered with (docs/efti.md "Registration with the
+ * gate"): off while EFTI_GATE_URL is empty. Outside production only a
+ * loopback URL (a stub gate on the developer's machine); in production an
+ * https:// URL of a public host, with its credential.
+ */
+const gateSchema = z
+  .object({
+    EFTI_GATE_URL: z.string().default(""),
+    EFTI_GATE_CREDENTIAL: z.string().optional(),
+    DEPLOYMENT: z.string().default("local"),
+  })
+  .check((ctx) => {
+    const { EFTI_GATE_URL, EFTI_GATE_CREDENTIAL, DEPLOYMENT } = ctx.value;
+    if (EFTI_GATE_URL === "") return;
+    const production = DEPLOYMENT === "production";
+    const refusal = gateUrlRefusal(EFTI_GATE_URL, { production });
+    if (refusal) {
+      ctx.issues.push({
+        code: "custom",
+        message: `EFTI_GATE_URL ${refusal}`,
+        input: undefined,
+      });
+    }
+    if (production && (EFTI_GATE_CREDENTIAL ?? "") === "") {
+      ctx.issues.push({
+        code: "custom",
+        message:
+          "EFTI_GATE_CREDENTIAL must be set (a secret) in production when EFTI_GATE_URL is",
+        input: undefined,
       });
     }
   });
@@ -145,6 +182,8 @@ export interface Config {
   webhooks: WebhooksConfig;
   /** The shard count before a rebalance still running; null when none runs. */
   shardsBefore: number | null;
+  /** Where the consignments' identifiers are registered; null: nowhere (the default). */
+  eftiGate: EftiGate | null;
 }
 
 /** Who may call the operations API (docs/operations.md). */
@@ -177,7 +216,10 @@ export class ConfigError extends Error {
 }
 
 // Both parts are checked apart, so that a message lists every malformed variable.
-const configSchema = z.intersection(originSchema, settingsSchema);
+const configSchema = z.intersection(
+  z.intersection(originSchema, settingsSchema),
+  gateSchema,
+);
 
 /** `vars` checked by `schema`; throws a ConfigError naming every malformed variable. */
 function parsed<T>(schema: z.ZodType<T>, vars: Record<string, unknown>): T {
@@ -233,6 +275,13 @@ export function readConfig(vars: Record<string, unknown>): Config {
       allowLoopbackHttp: env.DEPLOYMENT !== "production",
     },
     shardsBefore: env.SHARDS_BEFORE,
+    eftiGate:
+      env.EFTI_GATE_URL === ""
+        ? null
+        : {
+            url: env.EFTI_GATE_URL.replace(/\/+$/, ""),
+            credential: env.EFTI_GATE_CREDENTIAL || null,
+          },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Clock } from "./clock";
 import type { Credential } from "./domain/authenticate";
 import type { RenderPdf } from "./domain/documents/render-port";
-import type { SendWebhook, Services } from "./domain/services";
+import type { SendToGate, SendWebhook, Services } from "./domain/services";
 
 /** What the app takes from outside, so that tests can pass other ones in. */
 export interface AppDependencies {
@@ -11,6 +11,8 @@ export interface AppDependencies {
   edgeCache?: Cache;
   /** What posts a webhook delivery; the global `fetch` unless told (tests record). */
   sendWebhook?: SendWebhook;
+  /** What sends a registration to the eFTI gate; the global `fetch` unless told (tests record). */
+  sendToGate?: SendToGate;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import type { Environment } from "../schemas/environment";
 import { insertAuditEventIf, noEventYet } from "./audit";
 import type { Database } from "./client";
+import { insertRegistrationsIf } from "./efti-registrations";
 import { insertDocumentEventIf, noDocumentEventYet } from "./event-outbox";
 import { literalRow } from "./literal-row";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
@@ -469,6 +470,22 @@ const underCap = (db: Database, cap: DemoCap) =>
     )}) < ${cap.max}`;
 
 /**
+ * The eFTI gate's registrations of a version's datasets, in its commit batch
+ * (docs/efti.md "Registration with the gate"): none while no gate is
+ * configured (no dataset ids), or for a demo document.
+ */
+const registrations = (
+  db: Database,
+  documentUuid: string,
+  datasetIds: readonly string[],
+  at: number,
+  condition: SQL | undefined,
+) =>
+  datasetIds.length === 0
+    ? []
+    : [insertRegistrationsIf(db, { documentUuid, datasetIds, at }, condition)];
+
+/**
  * Makes a created document visible in one batch of its shard: the document,
  * its reference reservation (in the same shard: the reference's bucket) and
  * its "issued" event. A reference already reserved fails the whole batch
@@ -482,6 +499,7 @@ export async function commitCreatedDocument(
   row: DocumentRow,
   by: { credentialId: string; requestId: string },
   cap?: DemoCap,
+  datasetIds: readonly string[] = [],
 ): Promise<boolean> {
   const reservation = reservationFor(row);
   const document = cap
@@ -527,6 +545,7 @@ export async function commitCreatedDocument(
       isNotNull(documents.uuid),
     ),
     insertDocumentEventIf(db, issued(row), undefined),
+    ...registrations(db, row.uuid, datasetIds, row.createdAt, undefined),
   ]);
   return inserted.length > 0;
 }
@@ -544,6 +563,7 @@ export async function commitCorrection(
   row: DocumentRow & { rectifiesUuid: string },
   by: { credentialId: string; requestId: string },
   cap?: DemoCap,
+  datasetIds: readonly string[] = [],
 ): Promise<boolean> {
   const original = row.rectifiesUuid;
   const marked = sql`${documents.rectifiedByUuid} = ${row.uuid}`;
@@ -587,6 +607,7 @@ export async function commitCorrection(
       },
       marked,
     ),
+    ...registrations(db, row.uuid, datasetIds, row.createdAt, undefined),
   ]);
   return took.length > 0;
 }
@@ -606,6 +627,7 @@ export async function markDeleted(
     credentialId: string;
     requestId: string;
   },
+  datasetIds: readonly string[] = [],
 ): Promise<boolean> {
   const tookEffect = sql`${documents.deletedAt} = ${deletion.at}`;
   // Another deletion of the same millisecond also finds deleted_at = at.
@@ -622,6 +644,7 @@ export async function markDeleted(
       { type: "document.deleted", documentUuid: uuid, occurredAt: deletion.at },
       firstDeletion,
     ),
+    ...registrations(db, uuid, datasetIds, deletion.at, firstDeletion),
     insertAuditEventIf(
       db,
       {

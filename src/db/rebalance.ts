@@ -170,6 +170,13 @@ export const MOVES = {
     onConflict:
       "ON CONFLICT (id) DO UPDATE SET relayed_at = coalesce(relayed_at, excluded.relayed_at)",
   },
+  // A document's eFTI registrations wait in its shard until sent; the mark
+  // that reached either copy holds.
+  efti_registrations: {
+    columns: ["id", "dataset_id", "document_uuid", "created_at", "sent_at"],
+    onConflict:
+      "ON CONFLICT (id) DO UPDATE SET sent_at = coalesce(sent_at, excluded.sent_at)",
+  },
   // A credential's events, endpoints, deliveries and attempts live in its
   // home shard. Events never change; an endpoint's or a delivery's newest
   // write (updated_at) wins; an attempt is recognised by what it says.

@@ -459,3 +459,33 @@ export const webhookAttempts = sqliteTable(
 );
 
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+
+// The eFTI gate's registrations (docs/efti.md "Registration with the gate"):
+// when a gate is configured, the batch that issues, corrects or deletes a
+// document writes one row per dataset of the version, in the document's
+// shard; the events queue's consumer PUTs each dataset's identifier
+// document, built from the document as it then is, and marks the row sent.
+export const eftiRegistrations = sqliteTable(
+  "efti_registrations",
+  {
+    id: text("id").primaryKey(),
+    datasetId: text("dataset_id").notNull(),
+    documentUuid: text("document_uuid").notNull(),
+    createdAt: integer("created_at").notNull(),
+    // When the gate answered 2xx; null until then.
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    index("efti_registrations_unsent_idx")
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} IS NULL`),
+    index("efti_registrations_document_idx")
+      .on(t.documentUuid)
+      .where(sql`${t.sentAt} IS NULL`),
+    index("efti_registrations_sent_idx")
+      .on(t.sentAt)
+      .where(sql`${t.sentAt} IS NOT NULL`),
+  ],
+);
+
+export type EftiRegistrationRow = typeof eftiRegistrations.$inferSelect;

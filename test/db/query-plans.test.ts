@@ -54,6 +54,11 @@ import {
   recordGateCall,
 } from "../../src/db/efti-gate-calls";
 import {
+  findStaleUnsentDocuments,
+  findUnsentRegistrations,
+  markRegistrationsSent,
+} from "../../src/db/efti-registrations";
+import {
   findEventDeliveries,
   pageOfEvents,
   redeliverEvent,
@@ -160,10 +165,16 @@ const NO_SQL: Record<string, string> = {
   noDocumentEventYet: "builds a condition",
   subscribesTo: "builds a condition",
   insertDocumentEventIf: "builds a statement of its caller's batch",
+  insertRegistrationsIf: "builds a statement of its caller's batch",
   literalRow: "builds a select of literal values",
 };
 
 const NOW = 1_800_000_000_000;
+/** The dataset ids the commits register, as with a gate configured. */
+const PLAN_DATASETS = [
+  "00000000-0000-8000-8000-000000000001",
+  "00000000-0000-8000-8000-000000000002",
+];
 const HOUR_MS = 3_600_000;
 const by = { credentialId: "cred_plan", requestId: "req_plan" };
 
@@ -287,12 +298,19 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     await findReservation(db, scope, "PLAN-1");
   },
   async commitCreatedDocument(db) {
-    await commitCreatedDocument(db, original, by);
+    // With a gate configured: its registrations in the same batch.
+    await commitCreatedDocument(db, original, by, undefined, PLAN_DATASETS);
     await commitCreatedDocument(db, deletable, by);
     await commitCreatedDocument(db, demo, by);
   },
   commitCorrection: (db) =>
-    commitCorrection(db, { ...correction, rectifiesUuid: original.uuid }, by),
+    commitCorrection(
+      db,
+      { ...correction, rectifiesUuid: original.uuid },
+      by,
+      undefined,
+      PLAN_DATASETS,
+    ),
   async reserveForCorrection(db) {
     await reserveForCorrection(db, correctionReservation);
     await reserveForCorrection(db, {
@@ -347,7 +365,12 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   recordQrAccess: (db) =>
     recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
   markDeleted: (db) =>
-    markDeleted(db, deletable.uuid, { at: NOW, reason: "plan", ...by }),
+    markDeleted(
+      db,
+      deletable.uuid,
+      { at: NOW, reason: "plan", ...by },
+      PLAN_DATASETS,
+    ),
   countDemoDocuments: (db) => countDemoDocuments(db, demo.credentialId),
   insertAuditEvent: async (db) =>
     insertAuditEvent(db, {
@@ -569,6 +592,14 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }
   },
   copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
+  findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
+  findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
+  markRegistrationsSent: async (db) =>
+    markRegistrationsSent(
+      db,
+      (await findUnsentRegistrations(db, [original.uuid])).map((row) => row.id),
+      NOW,
+    ),
   findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
   findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
   async relayToHome(db) {

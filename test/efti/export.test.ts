@@ -21,6 +21,7 @@ import {
   consignmentXml,
   identifierXml,
   subsetOf,
+  withdrawnIdentifierXml,
 } from "../../src/domain/efti/subsets";
 import { DOCUMENT_UUID, storedDocument } from "./documents";
 import { elementsAt, rootOf, textAt, textsAt } from "./read-xml";
@@ -424,6 +425,14 @@ describe("subsets", () => {
     ).toBe("1234BCD");
     expect(textAt(root, "usedTransportEquipment/id")).toBe("R1234BCD");
     expect(elementsAt(root, "consignor")).toHaveLength(0);
+  });
+
+  it("the identifier document of a deleted consignment (nothing identifying) is valid", async () => {
+    const withdrawn = withdrawnIdentifierXml();
+    expect(withdrawn).not.toContain("<id>");
+    expect(await schemaErrors("consignment-identifier", [withdrawn])).toEqual(
+      [],
+    );
   });
 
   it("a country the code list lacks is information, and the identifier document stays valid", async () => {

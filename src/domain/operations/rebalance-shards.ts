@@ -83,6 +83,7 @@ const REBALANCED_TABLES = [
   "document_summaries",
   "efti_follow_ups",
   "event_outbox",
+  "efti_registrations",
   "events",
   "webhook_endpoints",
   "webhook_deliveries",
@@ -155,6 +156,7 @@ const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
     }),
   efti_follow_ups: (row) => uuidBucket(text(row, "document_uuid")),
   event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
+  efti_registrations: (row) => uuidBucket(text(row, "document_uuid")),
   // Events and webhooks belong to API keys, never to demo tokens.
   events: (row) => homeBucket(row),
   webhook_endpoints: (row) => homeBucket(row),
