@@ -197,9 +197,9 @@ describe("a single document", () => {
     const common = consignments.map((c) => consignmentXml(c.root));
     const identifiers = consignments.map((c) => identifierXml(c.root));
     expect(await schemaErrors("consignment-common", common)).toEqual([]);
-    expect(
-      await schemaErrors("consignment-identifier", identifiers),
-    ).toEqual([]);
+    expect(await schemaErrors("consignment-identifier", identifiers)).toEqual(
+      [],
+    );
     expect(indicators(common, COMMON_NAMESPACE)).toEqual([
       "true",
       "false",

@@ -211,8 +211,9 @@ describe("document request normalization", () => {
 
 describe("dangerous goods", () => {
   it("keeps dangerous_goods when sent, and leaves it out when not sent or null", () => {
-    expect(parse(withFull((b) => (b.goods.dangerous_goods = true))).goods)
-      .toMatchObject({ dangerous_goods: true });
+    expect(
+      parse(withFull((b) => (b.goods.dangerous_goods = true))).goods,
+    ).toMatchObject({ dangerous_goods: true });
     expect(
       parse(withFull((b) => (b.goods.dangerous_goods = false))).goods,
     ).toMatchObject({ dangerous_goods: false });
