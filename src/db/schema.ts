@@ -267,6 +267,9 @@ export const eftiGateCalls = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     requestId: text("request_id").notNull(),
+    // The gate's own id of the request (its `requestId` parameter, else its
+    // X-Request-Id header), which Reg. 2025/2243 Art. 3(2)(c) has kept.
+    gateRequestId: text("gate_request_id"),
     datasetId: text("dataset_id").notNull(),
     // The subsetId values asked for, comma-separated as sent ("" for none).
     subsets: text("subsets").notNull(),

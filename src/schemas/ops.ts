@@ -175,7 +175,14 @@ export const gateCallListSchema = z.strictObject({
   data: z.array(
     z.strictObject({
       id: z.int(),
-      request_id: z.string(),
+      request_id: z.string().meta({
+        description:
+          "This service's id of the request (its answer's X-Request-Id).",
+      }),
+      gate_request_id: z.string().nullable().meta({
+        description:
+          "The gate's own id of the request, as it sent it (its `requestId` parameter, else its `X-Request-Id` header; at most 64 characters), or null.",
+      }),
       dataset_id: z.string(),
       subsets: z.array(z.string()),
       gate: z.string().nullable(),

@@ -502,6 +502,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   async recordGateCall(db) {
     const id = await recordGateCall(db, {
       requestId: "req_plan",
+      gateRequestId: "gate-plan",
       datasetId: "plan-dataset",
       subsets: "ES01",
       gate: "plan-gate",

@@ -41,6 +41,8 @@ interface AuditServices {
 /** A gate's request as the trail records it. */
 export interface GateCall {
   requestId: string;
+  /** The gate's own id of the request, as it sent it, if it did. */
+  gateRequestId: string | null;
   /** As the path gives it (at most 64 characters kept). */
   datasetId: string;
   /** The `subsetId` values as the query gives them, in order. */
@@ -55,6 +57,8 @@ const bounded = (text: string) => text.slice(0, MAX_KEPT);
 
 const row = (call: GateCall, at: number) => ({
   requestId: call.requestId,
+  gateRequestId:
+    call.gateRequestId === null ? null : bounded(call.gateRequestId),
   datasetId: bounded(call.datasetId),
   subsets: call.subsets.map(bounded).slice(0, 12).join(","),
   clientIp: call.clientIp,
@@ -131,6 +135,7 @@ export async function gateCallPage(
     data: rows.slice(0, query.limit).map((call) => ({
       id: call.id,
       request_id: call.requestId,
+      gate_request_id: call.gateRequestId,
       dataset_id: call.datasetId,
       subsets: call.subsets === "" ? [] : call.subsets.split(","),
       gate: call.gate,

@@ -64,6 +64,8 @@ export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
   const ip = clientIp(c.req.raw);
   const call: GateCall = {
     requestId: c.var.requestId,
+    gateRequestId:
+      c.req.query("requestId") ?? c.req.header("X-Request-Id") ?? null,
     datasetId: c.req.param("datasetId") ?? "",
     subsets: c.req.queries("subsetId") ?? [],
     clientIp: ip,

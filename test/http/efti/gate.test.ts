@@ -19,7 +19,12 @@ import { d1Refuses } from "../../helpers/faults";
 import { gateApi, gateKey, gateKeyring, TEST_GATE } from "../../helpers/gate";
 import { declaredGateOperations } from "../../helpers/gate-contract";
 import { opsClient, supportSecret } from "../../helpers/ops";
-import { bearer, callWithClock, fixedClock } from "../../helpers/worker";
+import {
+  bearer,
+  callWithClock,
+  fixedClock,
+  fromIp,
+} from "../../helpers/worker";
 
 // The eFTI platform interface for gates (docs/efti.md "Gates"): a
 // consignment by dataset id reduced to the subsets asked, the follow-up, the
@@ -33,6 +38,7 @@ const NOW = Date.UTC(2026, 10, 24, 8);
 interface GateCallRow {
   id: number;
   request_id: string;
+  gate_request_id: string | null;
   dataset_id: string;
   subsets: string[];
   gate: string | null;
@@ -345,6 +351,26 @@ describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
       `&limit=3&starting_after=${first.data.at(-1)?.id}`,
     );
     expect(rest).toEqual({ data: data.slice(3), has_more: false });
+  });
+
+  it("keeps the gate's own id of each request: its requestId parameter, else its X-Request-Id header", async () => {
+    const { gate, id, request, ip } = await setup();
+    await gate.get(id, "?subsetId=ES01&requestId=gate-req-0001");
+    await fromIp(request, ip)(`/efti/v0/consignments/${id}?subsetId=ES01`, {
+      headers: {
+        Authorization: `Bearer ${gateKey()}`,
+        "X-Request-Id": "gate-req-0002",
+      },
+    });
+    await gate.get(id, `?subsetId=ES01&requestId=${"x".repeat(100)}`);
+    await gate.get(id);
+    const { data } = await gateCalls(id);
+    expect(data.map((row) => [row.gate_request_id, row.status])).toEqual([
+      [null, 200],
+      ["x".repeat(64), 200],
+      ["gate-req-0002", 200],
+      ["gate-req-0001", 200],
+    ]);
   });
 
   it("serves nothing when the request cannot be recorded: 503, no consignment", async () => {
