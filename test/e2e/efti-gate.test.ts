@@ -15,6 +15,7 @@ import {
   type RunningService,
   startService,
 } from "../../scripts/lib/commands";
+import { localSupportSecret, readDevVars } from "../../scripts/lib/dev-vars";
 import { schemaErrors } from "../efti/validate";
 
 // The identifiers of every issued, corrected or deleted consignment reach an
@@ -210,5 +211,77 @@ describe("identifiers registered with a stub gate on loopback", () => {
         puts.map((put) => put.body),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("the gates' interface under npm start", () => {
+  it("serves a gate's key the subset asked, refuses a customer key, keeps a follow-up for the owner and audits every call", async () => {
+    const uuid = await issue({ ...fullRequest(), reference: "GATE-E2E-1" });
+    const [id = ""] = await datasetIds(uuid);
+    const keyring = JSON.parse((await readDevVars()).GATE_KEYRING ?? "") as {
+      current: string;
+      keys: Record<string, string>;
+    };
+    const asGate = (path: string, init: RequestInit = {}) =>
+      fetch(`http://localhost:${service.port}${path}`, {
+        ...init,
+        headers: {
+          Authorization: `Bearer ${keyring.keys[keyring.current]}`,
+          ...init.headers,
+        },
+      });
+
+    const answer = await asGate(
+      `/efti/v0/consignments/${id}?subsetId=ES01&requestId=e2e-gate-1`,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Content-Type")).toMatch(/^application\/xml/);
+    const xml = await answer.text();
+    expect(await schemaErrors("consignment-common", [xml])).toEqual([]);
+    expect(xml).toContain("<id>ESB12345674</id>");
+
+    const customer = await api(`/efti/v0/consignments/${id}?subsetId=ES01`);
+    expect(customer.status).toBe(401);
+
+    const followUp = await asGate(`/efti/v0/consignments/${id}/follow-up`, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "Control en la A-3, km 150: documentación correcta.",
+    });
+    expect(followUp.status).toBe(200);
+    // The event is relayed by the queue's consumer: listed within seconds.
+    const deadline = Date.now() + 60_000;
+    let events: { type: string; data: { message: string } }[] = [];
+    while (events.length === 0 && Date.now() < deadline) {
+      const listed = await api(
+        `/api/v1/events?type=document.efti_follow_up&document_uuid=${uuid}`,
+      );
+      expect(listed.status).toBe(200);
+      events = ((await listed.json()) as { data: typeof events }).data;
+      if (events.length === 0) await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(events.map((event) => event.data.message)).toEqual([
+      "Control en la A-3, km 150: documentación correcta.",
+    ]);
+
+    const calls = await fetch(
+      `http://localhost:${service.port}/ops/v1/efti/gate-calls?dataset_id=${id}`,
+      { headers: { Authorization: `Bearer ${await localSupportSecret()}` } },
+    );
+    expect(calls.status).toBe(200);
+    const { data } = (await calls.json()) as {
+      data: {
+        status: number;
+        gate: string | null;
+        gate_request_id: string | null;
+      }[];
+    };
+    expect(
+      data.map((call) => [call.status, call.gate, call.gate_request_id]),
+    ).toEqual([
+      [200, keyring.current, null],
+      [401, null, null],
+      [200, keyring.current, "e2e-gate-1"],
+    ]);
   });
 });
