@@ -26,6 +26,7 @@ if (!edgeAssets?.directory) throw new Error("wrangler.edge.toml: no [assets]");
 const ALONE = [
   "test/events/cron.test.ts",
   "test/events/faults.test.ts",
+  "test/events/gate-faults.test.ts",
   "test/http/demo.test.ts",
   "test/http/documents/dry-run.test.ts",
   "test/http/documents/faults.test.ts",
@@ -66,6 +67,13 @@ function workerProject(name: string, { isolate }: { isolate: boolean }) {
             QR_KEYRING: testKeyring("test-qr-key"),
             SUPPORT_KEYRING: testKeyring("test-support-key"),
             WEBHOOK_KEYRING: testKeyring("test-webhook-key"),
+            // A gate's key version names the gate and its rotation.
+            GATE_KEYRING: JSON.stringify({
+              current: "es-gate.2027-07",
+              keys: {
+                "es-gate.2027-07": btoa("test-gate-key".padEnd(32, "0")),
+              },
+            }),
             // Read only: the round-trip test compares its table with
             // this text; `npm run roundtrips:table` rewrites the file.
             PERFORMANCE_DOC_TEXT: performanceDoc,

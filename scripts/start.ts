@@ -1,7 +1,8 @@
 // `npm start`: the service on local D1, R2 and Durable Objects. Generates
 // .dev.vars on first start (and adds a keyring an older one lacks), checks
 // the configuration (wrangler.toml's vars, .dev.vars, and any var set in the
-// environment, which overrides both), applies migrations to every shard,
+// environment, which overrides both, as EFTI_GATE_CREDENTIAL set there
+// overrides .dev.vars' for the API Worker), applies migrations to every shard,
 // then, through the operations API of the Worker run on the state, moves the
 // rows of a state made before sharding to their shards and makes sure a
 // development key exists; prints it, then runs both Workers with one
@@ -32,23 +33,39 @@ interface DevCredential {
   organization_id: string;
 }
 
+// Secrets this process's environment may give the API Worker over .dev.vars:
+// the eFTI gate's credential, which goes with EFTI_GATE_URL (a stub gate's).
+const SECRET_OVERRIDES = ["EFTI_GATE_CREDENTIAL"];
+
 /**
  * The vars `wrangler dev` will give both Workers, checked as the Workers
- * check them; `overrides` are the ones this process's environment sets.
+ * check them; `overrides` are the ones this process's environment sets,
+ * `secrets` the secrets of SECRET_OVERRIDES it sets (the API Worker's only).
  */
-async function checkedVars(): Promise<Record<string, string>> {
+async function checkedVars(): Promise<{
+  overrides: Record<string, string>;
+  secrets: Record<string, string>;
+}> {
   const declared = unstable_readConfig(
     { config: API_CONFIG },
     { hideWarnings: true },
   ).vars;
-  const overrides: Record<string, string> = {};
-  for (const name of Object.keys(declared)) {
-    const value = process.env[name];
-    if (value !== undefined) overrides[name] = value;
-  }
-  const secrets = await readDevVars();
-  readConfig({ ...declared, ...secrets, ...overrides });
-  return overrides;
+  const fromEnvironment = (names: readonly string[]) =>
+    Object.fromEntries(
+      names.flatMap((name) => {
+        const value = process.env[name];
+        return value === undefined ? [] : [[name, value]];
+      }),
+    ) as Record<string, string>;
+  const overrides = fromEnvironment(Object.keys(declared));
+  const secrets = fromEnvironment(SECRET_OVERRIDES);
+  readConfig({
+    ...declared,
+    ...(await readDevVars()),
+    ...overrides,
+    ...secrets,
+  });
+  return { overrides, secrets };
 }
 
 /** The development key, kept beside the local database so that both go together. */
@@ -91,8 +108,9 @@ async function main(): Promise<void> {
 
   await ensureDevVars();
   let overrides: Record<string, string>;
+  let secrets: Record<string, string>;
   try {
-    overrides = await checkedVars();
+    ({ overrides, secrets } = await checkedVars());
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`npm start: ${error.message}`);
@@ -114,7 +132,7 @@ async function main(): Promise<void> {
     ].join("\n"),
   );
 
-  const api = await configWithVars(API_CONFIG, overrides);
+  const api = await configWithVars(API_CONFIG, { ...overrides, ...secrets });
   const wrangler = spawn(
     "wrangler",
     [

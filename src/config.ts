@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
+import type { EftiGate } from "./domain/services";
+import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
 // The Worker's configuration (wrangler.toml's [vars] and its secrets),
@@ -72,11 +74,64 @@ const originSchema = z
     }
   });
 
+/**
+ * The eFTI gate the identifiers of every issued, corrected or deleted
+ * consignment are registered with (docs/efti.md "Registration with the
+ * gate"): off while EFTI_GATE_URL is empty. Outside production only a
+ * loopback URL (a stub gate on the developer's machine); in production an
+ * https:// URL of a public host, with its credential.
+ */
+const gateSchema = z
+  .object({
+    EFTI_GATE_URL: z.string().default(""),
+    EFTI_GATE_CREDENTIAL: z.string().optional(),
+    DEPLOYMENT: z.string().default("local"),
+  })
+  .check((ctx) => {
+    const { EFTI_GATE_URL, EFTI_GATE_CREDENTIAL, DEPLOYMENT } = ctx.value;
+    if (EFTI_GATE_URL === "") return;
+    const production = DEPLOYMENT === "production";
+    const refusal = gateUrlRefusal(EFTI_GATE_URL, { production });
+    if (refusal) {
+      ctx.issues.push({
+        code: "custom",
+        message: `EFTI_GATE_URL ${refusal}`,
+        input: undefined,
+      });
+    }
+    if (production && (EFTI_GATE_CREDENTIAL ?? "") === "") {
+      ctx.issues.push({
+        code: "custom",
+        message:
+          "EFTI_GATE_CREDENTIAL must be set (a secret) in production when EFTI_GATE_URL is",
+        input: undefined,
+      });
+    }
+  });
+
 /** The body limits when MAX_BODY_BYTES and MAX_DEMO_BODY_BYTES are unset (docs/api.md). */
 export const DEFAULT_MAX_BODY_BYTES = { real: 131_072, demo: 32_768 };
 
 /** The documents a demo session may issue when DEMO_DOCUMENTS_PER_TOKEN is unset. */
 export const DEFAULT_DEMO_DOCUMENTS_PER_TOKEN = 10;
+
+/** Client IPs separated by commas; empty: any. */
+const ipList = z
+  .string()
+  .default("")
+  .transform((list) =>
+    list
+      .split(",")
+      .map((ip) => ip.trim())
+      .filter((ip) => ip !== ""),
+  )
+  .pipe(
+    z.array(
+      z.union([z.ipv4(), z.ipv6()], {
+        error: "must be IP addresses separated by commas, or empty",
+      }),
+    ),
+  );
 
 const settingsSchema = z.object({
   MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
@@ -108,22 +163,10 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
-  OPS_ALLOWED_IPS: z
-    .string()
-    .default("")
-    .transform((list) =>
-      list
-        .split(",")
-        .map((ip) => ip.trim())
-        .filter((ip) => ip !== ""),
-    )
-    .pipe(
-      z.array(
-        z.union([z.ipv4(), z.ipv6()], {
-          error: "must be IP addresses separated by commas, or empty",
-        }),
-      ),
-    ),
+  OPS_ALLOWED_IPS: ipList,
+  // Unset: the eFTI gates' interface does not exist (404), the rest works.
+  GATE_KEYRING: keyring("GATE_KEYRING").optional(),
+  GATE_ALLOWED_IPS: ipList,
 });
 
 export interface Config {
@@ -135,9 +178,12 @@ export interface Config {
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
   ops: OpsConfig;
+  gate: GateConfig;
   webhooks: WebhooksConfig;
   /** The shard count before a rebalance still running; null when none runs. */
   shardsBefore: number | null;
+  /** Where the consignments' identifiers are registered; null: nowhere (the default). */
+  eftiGate: EftiGate | null;
 }
 
 /** Who may call the operations API (docs/operations.md). */
@@ -145,6 +191,14 @@ interface OpsConfig {
   /** The support secrets, one per version; null: no operations API. */
   supportKeyring: Keyring | null;
   /** Client IPs the operations API answers; empty: any. */
+  allowedIps: readonly string[];
+}
+
+/** Who may call the eFTI gates' interface (docs/efti.md "Gates"). */
+interface GateConfig {
+  /** The gates' keys, one per version (named after the gate and the rotation); null: no gate interface. */
+  keyring: Keyring | null;
+  /** Client IPs the gate interface answers; empty: any. */
   allowedIps: readonly string[];
 }
 
@@ -162,7 +216,10 @@ export class ConfigError extends Error {
 }
 
 // Both parts are checked apart, so that a message lists every malformed variable.
-const configSchema = z.intersection(originSchema, settingsSchema);
+const configSchema = z.intersection(
+  z.intersection(originSchema, settingsSchema),
+  gateSchema,
+);
 
 /** `vars` checked by `schema`; throws a ConfigError naming every malformed variable. */
 function parsed<T>(schema: z.ZodType<T>, vars: Record<string, unknown>): T {
@@ -209,11 +266,22 @@ export function readConfig(vars: Record<string, unknown>): Config {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,
     },
+    gate: {
+      keyring: env.GATE_KEYRING ?? null,
+      allowedIps: env.GATE_ALLOWED_IPS,
+    },
     webhooks: {
       keyring: env.WEBHOOK_KEYRING ?? null,
       allowLoopbackHttp: env.DEPLOYMENT !== "production",
     },
     shardsBefore: env.SHARDS_BEFORE,
+    eftiGate:
+      env.EFTI_GATE_URL === ""
+        ? null
+        : {
+            url: env.EFTI_GATE_URL.replace(/\/+$/, ""),
+            credential: env.EFTI_GATE_CREDENTIAL || null,
+          },
   };
 }
 

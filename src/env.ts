@@ -1,7 +1,7 @@
 import type { Clock } from "./clock";
 import type { Credential } from "./domain/authenticate";
 import type { RenderPdf } from "./domain/documents/render-port";
-import type { SendWebhook, Services } from "./domain/services";
+import type { SendToGate, SendWebhook, Services } from "./domain/services";
 
 /** What the app takes from outside, so that tests can pass other ones in. */
 export interface AppDependencies {
@@ -11,6 +11,8 @@ export interface AppDependencies {
   edgeCache?: Cache;
   /** What posts a webhook delivery; the global `fetch` unless told (tests record). */
   sendWebhook?: SendWebhook;
+  /** What sends a registration to the eFTI gate; the global `fetch` unless told (tests record). */
+  sendToGate?: SendToGate;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface AppDependencies {
  */
 export type EdgeEnv = Omit<
   Env,
-  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING"
+  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING" | "GATE_KEYRING"
 > & {
   ASSETS: Fetcher;
   API: Fetcher;
@@ -33,6 +35,8 @@ export interface AppEnv {
     requestId: string;
     services: Services;
     credential?: Credential;
+    /** After `requireGate`: the GATE_KEYRING version the gate's key matched. */
+    gate?: string;
   };
 }
 
@@ -40,3 +44,6 @@ export interface AppEnv {
 export type AuthenticatedEnv = AppEnv & {
   Variables: { credential: Credential };
 };
+
+/** After `requireGate`: an eFTI gate, named by its key's version. */
+export type GateEnv = AppEnv & { Variables: { gate: string } };

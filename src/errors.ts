@@ -41,6 +41,16 @@ export interface ErrorFacts {
   /** The operations API (/ops/v1): a missing or wrong support secret, or an IP off its allow-list. */
   OPS_UNAUTHENTICATED: NoFacts;
   OPS_IP_NOT_ALLOWED: NoFacts;
+  /** The eFTI gates' interface (/efti/v0): a missing or wrong gate key, an IP off its allow-list, too many refusals. */
+  GATE_UNAUTHENTICATED: NoFacts;
+  GATE_IP_NOT_ALLOWED: NoFacts;
+  GATE_RATE_LIMITED: { retryAfterMs: number };
+  /** `subsetId` missing, or naming no subset of the common data set. */
+  INVALID_SUBSET_ID: NoFacts;
+  /** A follow-up that is not `text/plain`. */
+  FOLLOW_UP_NOT_TEXT: NoFacts;
+  /** A follow-up that is empty or not UTF-8. */
+  INVALID_FOLLOW_UP: NoFacts;
 }
 
 type NoFacts = Record<never, never>;

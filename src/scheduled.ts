@@ -8,7 +8,9 @@ import { purgeOldEvents } from "./domain/events/purge-events";
 import {
   announceLostEvents,
   resendLostDeliveries,
+  resendLostRegistrations,
 } from "./domain/events/recover";
+import { pruneGateCalls } from "./domain/operations/gate-calls";
 import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -20,7 +22,8 @@ import { createServices, type SharedServices } from "./services";
  * cron-budget.ts, each task within its own share of the invocation's D1
  * queries: finishing deletions (list entries, PDF objects), settling issues
  * that never finished (their PDFs or list entries), sending again the
- * messages of events and deliveries that were lost, archiving the
+ * messages of events, deliveries and eFTI registrations that were lost
+ * or not taken, archiving the
  * documents past their read window to R2, purging the events past their
  * retention, removing expired demo sessions, then the operations API's
  * calls past their retention. One line says what each did, and which ran
@@ -78,6 +81,11 @@ export const createScheduledHandler =
       "lostDeliveries",
       resendLostDeliveries,
     );
+    const lostRegistrations = await attempt(
+      "lost_registrations",
+      "lostRegistrations",
+      resendLostRegistrations,
+    );
     const archive = await attempt("archive", "archive", archiveDocuments);
     const eventPurge = await attempt(
       "event_purge",
@@ -90,6 +98,7 @@ export const createScheduledHandler =
       purgeExpiredDemoSessions,
     );
     const opsCalls = await attempt("ops_calls", "opsCalls", pruneOpsCalls);
+    const gateCalls = await attempt("gate_calls", "gateCalls", pruneGateCalls);
     console.log(
       JSON.stringify({
         event: "scheduled_cleanup",
@@ -98,10 +107,12 @@ export const createScheduledHandler =
         correctionReservations,
         lostEvents,
         lostDeliveries,
+        lostRegistrations,
         archive,
         eventPurge,
         demoSessions,
         opsCalls,
+        gateCalls,
         out_of_budget: outOfBudget,
       }),
     );

@@ -54,6 +54,8 @@ export function createServices(
       allowLoopbackHttp: config.webhooks.allowLoopbackHttp,
     },
     sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
+    eftiGate: config.eftiGate,
+    sendToGate: dependencies.sendToGate ?? ((request) => fetch(request)),
     demo: config.demo,
   };
 }

@@ -116,17 +116,19 @@ const PORT_ATTEMPTS = 3;
 
 /**
  * `npm start` on a free port and a state folder, in the checkout `cwd` (this
- * one by default); resolves once wrangler is ready. A port found free can be
+ * one by default), with `vars` set in its environment; resolves once
+ * wrangler is ready. A port found free can be
  * taken by another process before wrangler binds it (test files start
  * services side by side): then it starts again on another.
  */
 export async function startService(
   persistTo: string,
   cwd?: string,
+  vars: Record<string, string> = {},
 ): Promise<RunningService> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnPort(await freePort(), persistTo, cwd);
+      return await startOnPort(await freePort(), persistTo, cwd, vars);
     } catch (error) {
       const taken = /Address already in use/.test(String(error));
       if (!taken || attempt === PORT_ATTEMPTS) throw error;
@@ -137,9 +139,10 @@ export async function startService(
 async function startOnPort(
   port: number,
   persistTo: string,
-  cwd?: string,
+  cwd: string | undefined,
+  vars: Record<string, string>,
 ): Promise<RunningService> {
-  const child = spawnStart(port, persistTo, {}, cwd);
+  const child = spawnStart(port, persistTo, vars, cwd);
   let output = "";
   const append = (chunk: Buffer) => {
     output += chunk.toString();

@@ -19,12 +19,16 @@ export async function configWithVars(
   let text = await readFile(config, "utf8");
   for (const [name, value] of Object.entries(vars)) {
     // A TOML basic string is JSON's, for the values a var holds.
-    text = text.replace(
-      new RegExp(`^${name} = .*$`, "gm"),
-      `${name} = ${JSON.stringify(value)}`,
-    );
+    const line = `${name} = ${JSON.stringify(value)}`;
+    const declared = new RegExp(`^${name} = .*$`, "gm");
+    text = declared.test(text)
+      ? text.replace(declared, line)
+      : // A secret given in the environment (EFTI_GATE_CREDENTIAL): a var of
+        // this copy only, first in the top-level [vars].
+        text.replace(/^\[vars\]$/m, `[vars]\n${line}`);
   }
   const path = config.replace(/\.toml$/, `.start-${process.pid}.toml`);
-  await writeFile(path, text);
+  // It may hold a secret given in the environment: the user's alone.
+  await writeFile(path, text, { mode: 0o600 });
   return { path, remove: () => rm(path, { force: true }) };
 }

@@ -1,6 +1,6 @@
 // .dev.vars, the local secrets of `npm start` and the tests' Worker: written
 // on first use with new keyrings, and completed when an older one lacks a
-// keyring added since (SUPPORT_KEYRING, WEBHOOK_KEYRING). Never committed.
+// keyring added since (SUPPORT_KEYRING, WEBHOOK_KEYRING, GATE_KEYRING). Never committed.
 import { existsSync } from "node:fs";
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { parseEnv } from "node:util";
@@ -13,6 +13,7 @@ const KEYRINGS = [
   "QR_KEYRING",
   "SUPPORT_KEYRING",
   "WEBHOOK_KEYRING",
+  "GATE_KEYRING",
 ];
 
 /** The local secrets, as `wrangler dev` reads them. */

@@ -7,6 +7,7 @@ import {
   inArray,
   isNotNull,
   isNull,
+  lt,
   lte,
   ne,
   notExists,
@@ -16,6 +17,7 @@ import {
 import type { Environment } from "../schemas/environment";
 import { insertAuditEventIf, noEventYet } from "./audit";
 import type { Database } from "./client";
+import { insertRegistrationsIf } from "./efti-registrations";
 import { insertDocumentEventIf, noDocumentEventYet } from "./event-outbox";
 import { literalRow } from "./literal-row";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
@@ -468,6 +470,22 @@ const underCap = (db: Database, cap: DemoCap) =>
     )}) < ${cap.max}`;
 
 /**
+ * The eFTI gate's registrations of a version's datasets, in its commit batch
+ * (docs/efti.md "Registration with the gate"): none while no gate is
+ * configured (no dataset ids), or for a demo document.
+ */
+const registrations = (
+  db: Database,
+  documentUuid: string,
+  datasetIds: readonly string[],
+  at: number,
+  condition: SQL | undefined,
+) =>
+  datasetIds.length === 0
+    ? []
+    : [insertRegistrationsIf(db, { documentUuid, datasetIds, at }, condition)];
+
+/**
  * Makes a created document visible in one batch of its shard: the document,
  * its reference reservation (in the same shard: the reference's bucket) and
  * its "issued" event. A reference already reserved fails the whole batch
@@ -481,6 +499,7 @@ export async function commitCreatedDocument(
   row: DocumentRow,
   by: { credentialId: string; requestId: string },
   cap?: DemoCap,
+  datasetIds: readonly string[] = [],
 ): Promise<boolean> {
   const reservation = reservationFor(row);
   const document = cap
@@ -526,6 +545,7 @@ export async function commitCreatedDocument(
       isNotNull(documents.uuid),
     ),
     insertDocumentEventIf(db, issued(row), undefined),
+    ...registrations(db, row.uuid, datasetIds, row.createdAt, undefined),
   ]);
   return inserted.length > 0;
 }
@@ -543,6 +563,7 @@ export async function commitCorrection(
   row: DocumentRow & { rectifiesUuid: string },
   by: { credentialId: string; requestId: string },
   cap?: DemoCap,
+  datasetIds: readonly string[] = [],
 ): Promise<boolean> {
   const original = row.rectifiesUuid;
   const marked = sql`${documents.rectifiedByUuid} = ${row.uuid}`;
@@ -586,6 +607,7 @@ export async function commitCorrection(
       },
       marked,
     ),
+    ...registrations(db, row.uuid, datasetIds, row.createdAt, undefined),
   ]);
   return took.length > 0;
 }
@@ -605,6 +627,7 @@ export async function markDeleted(
     credentialId: string;
     requestId: string;
   },
+  datasetIds: readonly string[] = [],
 ): Promise<boolean> {
   const tookEffect = sql`${documents.deletedAt} = ${deletion.at}`;
   // Another deletion of the same millisecond also finds deleted_at = at.
@@ -621,6 +644,7 @@ export async function markDeleted(
       { type: "document.deleted", documentUuid: uuid, occurredAt: deletion.at },
       firstDeletion,
     ),
+    ...registrations(db, uuid, datasetIds, deletion.at, firstDeletion),
     insertAuditEventIf(
       db,
       {
@@ -704,3 +728,22 @@ export async function countDemoDocuments(
     .where(and(eq(documents.credentialId, credentialId), isDemoDocument));
   return row?.issued ?? 0;
 }
+
+/**
+ * The documents whose uuid begins with `prefix` (`tttttttt-tttt-8bbb-`:
+ * created in that millisecond in that bucket), by a range of the primary
+ * key: `-` is followed by `.` in every collation SQLite may use here.
+ */
+export const findDocumentsByUuidPrefix = (
+  db: Database,
+  prefix: string,
+): Promise<DocumentRow[]> =>
+  db
+    .select()
+    .from(documents)
+    .where(
+      and(
+        gte(documents.uuid, prefix),
+        lt(documents.uuid, `${prefix.slice(0, -1)}.`),
+      ),
+    );

@@ -10,6 +10,8 @@ export interface DocumentFact {
   occurredAt: number;
   /** document.accessed: whether it is the document's first QR access. */
   firstAccess?: boolean;
+  /** document.efti_follow_up: the consignment and the gate's message. */
+  followUp?: { datasetId: string; shipment: number; message: string };
 }
 
 /** A new event id, drawn by SQLite in the batch that writes the event. */
@@ -47,6 +49,15 @@ export const insertDocumentEventIf = (
           fact.firstAccess === undefined ? null : Number(fact.firstAccess)
         }`.as("first_access"),
         endpointId: sql<null>`NULL`.as("endpoint_id"),
+        datasetId: sql<string | null>`${fact.followUp?.datasetId ?? null}`.as(
+          "dataset_id",
+        ),
+        shipment: sql<number | null>`${fact.followUp?.shipment ?? null}`.as(
+          "shipment",
+        ),
+        message: sql<string | null>`${fact.followUp?.message ?? null}`.as(
+          "message",
+        ),
         relayedAt: sql<null>`NULL`.as("relayed_at"),
       })
       .from(documents)

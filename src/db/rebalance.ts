@@ -46,6 +46,9 @@ const EVENT_COLUMNS = [
   "transport_date",
   "first_access",
   "endpoint_id",
+  "dataset_id",
+  "shipment",
+  "message",
 ] as const;
 
 /**
@@ -144,12 +147,35 @@ export const MOVES = {
     ],
     onConflict: "",
   },
+  // A gate's follow-up messages live beside their document; the id is each
+  // shard's own sequence, a message is recognised by what it says.
+  efti_follow_ups: {
+    columns: [
+      "dataset_id",
+      "document_uuid",
+      "shipment",
+      "message_hash",
+      "message",
+      "gate",
+      "request_id",
+      "received_at",
+    ],
+    onConflict: "",
+    bodies: ["message"],
+  },
   // A document's events wait in its shard until relayed; the relay's mark
   // that reached either copy holds.
   event_outbox: {
     columns: [...EVENT_COLUMNS, "relayed_at"],
     onConflict:
       "ON CONFLICT (id) DO UPDATE SET relayed_at = coalesce(relayed_at, excluded.relayed_at)",
+  },
+  // A document's eFTI registrations wait in its shard until sent; the mark
+  // that reached either copy holds.
+  efti_registrations: {
+    columns: ["id", "dataset_id", "document_uuid", "created_at", "sent_at"],
+    onConflict:
+      "ON CONFLICT (id) DO UPDATE SET sent_at = coalesce(sent_at, excluded.sent_at)",
   },
   // A credential's events, endpoints, deliveries and attempts live in its
   // home shard. Events never change; an endpoint's or a delivery's newest

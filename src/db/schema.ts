@@ -257,6 +257,61 @@ export const opsCalls = sqliteTable(
 
 export type OpsCallRow = typeof opsCalls.$inferSelect;
 
+// Every request of an eFTI gate (/efti/v0, docs/efti.md "Gates"), answered or
+// refused, in DB_0: written when it arrives (a refusal with its status at
+// once), its status when answered (null: the answer was lost or the Worker
+// died). `gate` is the GATE_KEYRING version matched, null for a refusal.
+// Never a secret.
+export const eftiGateCalls = sqliteTable(
+  "efti_gate_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    requestId: text("request_id").notNull(),
+    // The gate's own id of the request (its `requestId` parameter, else its
+    // X-Request-Id header), which Reg. 2025/2243 Art. 3(2)(c) has kept.
+    gateRequestId: text("gate_request_id"),
+    datasetId: text("dataset_id").notNull(),
+    // The subsetId values asked for, comma-separated as sent ("" for none).
+    subsets: text("subsets").notNull(),
+    gate: text("gate"),
+    clientIp: text("client_ip").notNull(),
+    status: integer("status"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [
+    index("efti_gate_calls_started_at_idx").on(t.startedAt),
+    index("efti_gate_calls_dataset_idx").on(t.datasetId, t.id),
+  ],
+);
+
+export type EftiGateCallRow = typeof eftiGateCalls.$inferSelect;
+
+// The follow-up messages gates post about a consignment, in its document's
+// shard: one per dataset and text (a gate's retry of the same message is the
+// same row), written in one batch with the owner's event.
+export const eftiFollowUps = sqliteTable(
+  "efti_follow_ups",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    datasetId: text("dataset_id").notNull(),
+    documentUuid: text("document_uuid").notNull(),
+    shipment: integer("shipment").notNull(),
+    // SHA-256 of the message (UTF-8), hex.
+    messageHash: text("message_hash").notNull(),
+    message: text("message").notNull(),
+    gate: text("gate").notNull(),
+    requestId: text("request_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [
+    // Looked up before each insert: a message is written once (no unique
+    // index: migrations add no constraint, docs/operations.md).
+    index("efti_follow_ups_message_idx").on(t.datasetId, t.messageHash),
+    index("efti_follow_ups_document_idx").on(t.documentUuid),
+  ],
+);
+
 // Events (docs/webhooks.md). A fact's event is first written in the batch
 // that commits the fact, in the document's shard (event_outbox); it is then
 // relayed to its credential's home shard (events), where the events API lists
@@ -279,6 +334,10 @@ const eventColumns = {
   firstAccess: integer("first_access", { mode: "boolean" }),
   // ping: the endpoint it tests.
   endpointId: text("endpoint_id"),
+  // document.efti_follow_up: the consignment, its shipment, the gate's text.
+  datasetId: text("dataset_id"),
+  shipment: integer("shipment"),
+  message: text("message"),
 };
 
 export const eventOutbox = sqliteTable(
@@ -403,3 +462,33 @@ export const webhookAttempts = sqliteTable(
 );
 
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+
+// The eFTI gate's registrations (docs/efti.md "Registration with the gate"):
+// when a gate is configured, the batch that issues, corrects or deletes a
+// document writes one row per dataset of the version, in the document's
+// shard; the events queue's consumer PUTs each dataset's identifier
+// document, built from the document as it then is, and marks the row sent.
+export const eftiRegistrations = sqliteTable(
+  "efti_registrations",
+  {
+    id: text("id").primaryKey(),
+    datasetId: text("dataset_id").notNull(),
+    documentUuid: text("document_uuid").notNull(),
+    createdAt: integer("created_at").notNull(),
+    // When the gate answered 2xx; null until then.
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    index("efti_registrations_unsent_idx")
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} IS NULL`),
+    index("efti_registrations_document_idx")
+      .on(t.documentUuid)
+      .where(sql`${t.sentAt} IS NULL`),
+    index("efti_registrations_sent_idx")
+      .on(t.sentAt)
+      .where(sql`${t.sentAt} IS NOT NULL`),
+  ],
+);
+
+export type EftiRegistrationRow = typeof eftiRegistrations.$inferSelect;

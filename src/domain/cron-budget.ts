@@ -5,10 +5,11 @@
 // entry and PDF object), then unfinished issues (a committed document's list
 // entry), corrections' reservations no attempt holds any more (a reference
 // blocked), events whose announcement was lost and deliveries whose message
-// was (a caller's webhooks), the archiver, the events past their retention,
-// the demo purge, the operations API's old calls. A batch counts each of its
-// statements; a round is counted at its most before it is made. The 10 left
-// over are a margin.
+// was (a caller's webhooks), eFTI registrations the gate has not taken,
+// the archiver, the events past their retention, the demo purge, the
+// operations API's old calls, the eFTI gates' old requests. A batch counts
+// each of its statements; a round is counted at its most before it is made.
+// The 5 left over are a margin.
 export const CRON_QUERY_LIMIT = 1000;
 export const CRON_QUERY_SHARES = {
   staleDeletions: 150,
@@ -16,12 +17,16 @@ export const CRON_QUERY_SHARES = {
   correctionReservations: 50,
   lostEvents: 35,
   lostDeliveries: 35,
+  // One read a shard, as the events': 35 covers 32 shards a run.
+  lostRegistrations: 35,
   // At 32 shards, 13 a shard: three rounds of 50 documents after the
   // summaries' delete, more than the busiest hour brings (docs/scale.md).
   archive: 420,
   eventPurge: 40,
-  demoSessions: 100,
+  // Shard 0 alone: thirteen rounds of 50 documents a run.
+  demoSessions: 65,
   opsCalls: 10,
+  gateCalls: 5,
 } as const;
 
 /** What one round of a task costs in D1 queries, and how many rows it takes at most. */

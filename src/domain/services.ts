@@ -25,6 +25,17 @@ interface EventQueue {
 /** Posts one webhook delivery and answers the receiver's response (src/domain/events/deliver.ts). */
 export type SendWebhook = (request: Request) => Promise<Response>;
 
+/** Sends one registration to the eFTI gate and answers the gate's response (src/domain/events/gate-registration.ts). */
+export type SendToGate = (request: Request) => Promise<Response>;
+
+/** The eFTI gate the consignments' identifiers are registered with (docs/efti.md). */
+export interface EftiGate {
+  /** Without a trailing slash: PUT {url}/v0/consignments/{datasetId}. */
+  url: string;
+  /** Sent as `Authorization: Bearer …`; null: no header (outside production only). */
+  credential: string | null;
+}
+
 /**
  * Everything the rules use, passed in so that tests and fault injection can
  * hand over other ones.
@@ -52,6 +63,9 @@ export interface Services {
   /** The webhooks' secrets keyring and the URLs this deployment delivers to. */
   webhooks: WebhookSettings;
   sendWebhook: SendWebhook;
+  /** EFTI_GATE_URL and its credential; null (the default): nothing is registered. */
+  eftiGate: EftiGate | null;
+  sendToGate: SendToGate;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

@@ -3,6 +3,8 @@ import {
   DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
   DEFAULT_MAX_BODY_BYTES,
 } from "../config";
+import { SUBSET_IDS } from "../domain/efti/schema-facts.generated";
+import { GATE_REFUSALS_KEPT } from "../domain/operations/gate-calls";
 import { MAX_WEBHOOK_ENDPOINTS } from "../domain/webhooks/endpoints";
 import { DELETE_WINDOW_HOURS, READ_WINDOW_HOURS } from "../domain/windows";
 import {
@@ -17,8 +19,8 @@ import {
 // Like unkey's codeToStatus: each code's status, its one message (a template
 // over the facts the code carries) and the headers a client acts on.
 
-/** Which API answers a code: the customers', the operations API, or both. */
-type Api = "customers" | "ops";
+/** Which API answers a code: the customers', the operations API, the eFTI gates' interface, or all. */
+type Api = "customers" | "ops" | "gate";
 
 type CatalogEntry<Code extends ErrorCode> = {
   status: ContentfulStatusCode;
@@ -206,6 +208,44 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     api: "ops",
     message: () =>
       "The operations API may not be used from the IP address of this request.",
+  },
+  GATE_UNAUTHENTICATED: {
+    status: 401,
+    api: "gate",
+    message: () =>
+      "The eFTI platform interface requires a gate key: send it as `Authorization: Bearer <key>`.",
+    headers: () => ({ "WWW-Authenticate": "Bearer" }),
+  },
+  GATE_IP_NOT_ALLOWED: {
+    status: 403,
+    api: "gate",
+    message: () =>
+      "The eFTI platform interface may not be used from the IP address of this request.",
+  },
+  GATE_RATE_LIMITED: {
+    status: 429,
+    api: "gate",
+    example: { retryAfterMs: GATE_REFUSALS_KEPT.windowMs },
+    message: ({ retryAfterMs }) =>
+      `Too many refused requests from this network (IP address, or IPv6 /64); retry in ${retryAfterSeconds(retryAfterMs)} seconds.`,
+    headers: retryAfter,
+  },
+  INVALID_SUBSET_ID: {
+    status: 400,
+    api: "gate",
+    message: () =>
+      `Give \`subsetId\` at least once, each one of ${SUBSET_IDS.join(", ")}.`,
+  },
+  FOLLOW_UP_NOT_TEXT: {
+    status: 415,
+    api: "gate",
+    message: () =>
+      "Send the follow-up message as text with `Content-Type: text/plain`.",
+  },
+  INVALID_FOLLOW_UP: {
+    status: 400,
+    api: "gate",
+    message: () => "The follow-up message must be non-empty text in UTF-8.",
   },
 };
 

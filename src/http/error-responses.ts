@@ -75,7 +75,7 @@ function validationResponse(issuing: boolean): ResponseObject {
 }
 
 interface Options {
-  api?: "customers" | "ops";
+  api?: "customers" | "ops" | "gate";
   /** Create and correct may also refuse the PDF's size. */
   issuing?: boolean;
   /**

@@ -2,7 +2,7 @@ import { DomainError } from "../errors";
 
 const JSON_MEDIA_TYPE = "application/json";
 
-const tooLarge = (maxBytes: number): DomainError =>
+export const tooLarge = (maxBytes: number): DomainError =>
   new DomainError("PAYLOAD_TOO_LARGE", { maxBytes });
 
 function isJsonMediaType(contentType: string | null): boolean {
@@ -48,7 +48,8 @@ export async function readJsonObject(
   return value as Record<string, unknown>;
 }
 
-async function readAtMost(
+/** The bytes of `stream`, 413 as soon as they pass `maxBytes` (the rest cancelled). */
+export async function readAtMost(
   stream: ReadableStream<Uint8Array>,
   maxBytes: number,
 ): Promise<Uint8Array> {

@@ -64,6 +64,18 @@ export const EXAMPLE_EVENTS = {
     environment: "live",
     data: { ...CORRECTION, accessed_at: ACCESSED_AT, first: true },
   },
+  "document.efti_follow_up": {
+    id: "evt_8a2f4c6e0b1d3957a4c8e2f0",
+    type: "document.efti_follow_up",
+    created_at: "2026-11-21T11:52:03.907Z",
+    environment: "live",
+    data: {
+      ...CORRECTION,
+      dataset_id: "019aa5e1-7f00-8abc-8013-5c2e9d7a4b60",
+      shipment: 1,
+      message: "Control at A-3 km 212: documents checked, no infringement.",
+    },
+  },
   ping: {
     id: "evt_e80b6d4f2a1c9375b0e2d6a4",
     type: "ping",

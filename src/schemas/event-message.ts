@@ -8,6 +8,11 @@ export type EventMessage =
    * to their credential's home shard, and deliver them.
    */
   | { kind: "outbox"; documentUuids: string[] }
+  /**
+   * Send these documents' eFTI registrations not yet sent to the gate (the
+   * identifier document of each dataset, as the document now is).
+   */
+  | { kind: "efti_registration"; documentUuids: string[] }
   /** Attempt one delivery of an event to one endpoint, if it is still due. */
   | {
       kind: "delivery";

@@ -14,6 +14,7 @@ export const DOCUMENT_EVENT_TYPES = [
   "document.rectified",
   "document.deleted",
   "document.accessed",
+  "document.efti_follow_up",
 ] as const;
 
 /** Every type of event: the document's, and the test an endpoint is sent. */
@@ -102,6 +103,28 @@ const documentAccessedEvent = component(
   ),
 );
 
+const documentEftiFollowUpEvent = component(
+  "DocumentEftiFollowUpEvent",
+  envelope(
+    "document.efti_follow_up",
+    z.strictObject({
+      ...documentFacts,
+      dataset_id: z.uuid().meta({
+        description:
+          "The consignment's eFTI dataset id, as `GET /api/v1/documents/{uuid}/efti` lists it.",
+      }),
+      shipment: z.int().min(1).meta({
+        description: "The consignment's shipment (1 for the first).",
+      }),
+      message: z.string().meta({
+        description:
+          "The gate's follow-up message about the consignment, as it sent it (UTF-8 text).",
+      }),
+    }),
+    "An authority's eFTI gate posted a follow-up message about one of the document's consignments (docs/efti.md). A gate's retry of the same message is one event.",
+  ),
+);
+
 const pingEvent = component(
   "PingEvent",
   envelope(
@@ -117,6 +140,7 @@ export const EVENT_SCHEMAS = [
   documentRectifiedEvent,
   documentDeletedEvent,
   documentAccessedEvent,
+  documentEftiFollowUpEvent,
   pingEvent,
 ] as const;
 

@@ -22,6 +22,12 @@ export const goodsSchema = z
     description: text(1, 2000),
     weight_kg: optional(weightKilograms),
     alternative_measure: optional(alternativeMeasureSchema),
+    // Absent from the normalized data when not sent (null too), so that the
+    // bodies without it keep their stored form and request hash.
+    dangerous_goods: z.boolean().nullish().meta({
+      description:
+        "Whether the goods are dangerous (ADR). Not printed: it is eFTI data (the dangerous goods indicator of the shipment's consignment, docs/efti.md). Not sent or null: the goods are not declared dangerous.",
+    }),
   })
   .check(
     z.refine(
@@ -41,4 +47,11 @@ export const goodsSchema = z
     oneOf: [given("weight_kg"), given("alternative_measure")],
     description:
       "Exactly one of weight_kg and alternative_measure (422 EXACTLY_ONE_REQUIRED otherwise).",
-  });
+  })
+  .transform(
+    ({
+      dangerous_goods,
+      ...goods
+    }): typeof goods & { dangerous_goods?: boolean } =>
+      dangerous_goods == null ? goods : { ...goods, dangerous_goods },
+  );

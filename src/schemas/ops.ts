@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { documentLocaleSchema } from "./document-locale";
 import { KEY_ENVIRONMENTS } from "./environment";
+import { limitParameter, singleValued } from "./list-query";
 
 // The bodies and answers of the operations API (/ops/v1, docs/operations.md),
 // described in its own OpenAPI document, apart from the customers' one.
@@ -144,3 +145,54 @@ export const opsCallsSchema = z.array(
     finished_at: z.string().nullable(),
   }),
 );
+
+/** Query of the gates' audit trail; unknown parameters are ignored. */
+export const gateCallListQuerySchema = z.object({
+  limit: limitParameter(50),
+  starting_after: singleValued(
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,15}$/, {
+        message: "Must be the `id` of a request listed before.",
+      })
+      .transform(Number)
+      .optional()
+      .meta({
+        type: "integer",
+        description:
+          "The `id` of the last request of the page before: this page lists the older ones.",
+      }),
+  ),
+  dataset_id: singleValued(
+    z.string().min(1).max(64).optional().meta({
+      description:
+        "Only the requests naming this dataset id (as the gate wrote it in the path).",
+    }),
+  ),
+});
+
+export const gateCallListSchema = z.strictObject({
+  data: z.array(
+    z.strictObject({
+      id: z.int(),
+      request_id: z.string().meta({
+        description:
+          "This service's id of the request (its answer's X-Request-Id).",
+      }),
+      gate_request_id: z.string().nullable().meta({
+        description:
+          "The gate's own id of the request, as it sent it (its `requestId` parameter, else its `X-Request-Id` header; at most 64 characters), or null.",
+      }),
+      dataset_id: z.string(),
+      subsets: z.array(z.string()),
+      gate: z.string().nullable(),
+      client_ip: z.string(),
+      status: z.int().nullable(),
+      started_at: z.string(),
+      finished_at: z.string().nullable(),
+    }),
+  ),
+  has_more: z.boolean(),
+});
+
+export type GateCallList = z.output<typeof gateCallListSchema>;

@@ -68,6 +68,15 @@ const eventTypes = z
   })
   .transform((types) => [...new Set(types)])
   .meta({
+    // The rule above, for readers of the description: only types, or only "*".
+    anyOf: [
+      {
+        type: "array",
+        minItems: 1,
+        items: { enum: [...DOCUMENT_EVENT_TYPES] },
+      },
+      { type: "array", minItems: 1, items: { const: ALL_EVENT_TYPES } },
+    ],
     description: `The types of event the endpoint receives, or \`["${ALL_EVENT_TYPES}"]\` for every type, those added later included. A type listed twice counts once. A \`ping\` is sent only when asked for (\`POST /api/v1/webhook-endpoints/{endpoint_id}/test\`).`,
     examples: [["document.issued", "document.accessed"]],
   });
@@ -128,7 +137,7 @@ export type UpdateWebhookEndpoint = z.output<
   typeof updateWebhookEndpointSchema
 >;
 
-const webhookEndpointIdSchema = z
+export const webhookEndpointIdSchema = z
   .string()
   .regex(/^we_[0-9A-Za-z]{24}$/)
   .meta({ examples: ["we_4kQ9xT2mB7rLw0ZcN5vH8pJd"] });

@@ -163,3 +163,36 @@ export function webhookUrlRefusal(
     }.`,
   };
 }
+
+/**
+ * Why the eFTI gate may not be `value` (EFTI_GATE_URL, docs/efti.md), or
+ * null when it may: in production what a webhook endpoint may be (https://,
+ * a public host); elsewhere only a loopback host (http:// or https://), so
+ * that a local run or a test never registers anything with a real gate.
+ */
+export function gateUrlRefusal(
+  value: string,
+  { production }: { production: boolean },
+): string | null {
+  if (production) {
+    const refusal = webhookUrlRefusal(value, { allowLoopbackHttp: false });
+    if (refusal) return `must be the gate's https:// URL: ${refusal.message}`;
+  } else {
+    if (!URL.canParse(value)) return "must be an absolute URL, or empty (off)";
+    const url = new URL(value);
+    if (!["http:", "https:"].includes(url.protocol)) {
+      return "must be an http(s):// URL, or empty (off)";
+    }
+    if (url.username !== "" || url.password !== "") {
+      return "must not carry a user name or password (EFTI_GATE_CREDENTIAL is the gate's credential)";
+    }
+    if (forbiddenRange(url.hostname)?.kind !== LOOPBACK) {
+      return "must name a loopback host (127.0.0.1, [::1], localhost) outside production";
+    }
+  }
+  const url = new URL(value);
+  if (url.search !== "" || url.hash !== "") {
+    return "must have no query or fragment: the registrations' paths are added to it";
+  }
+  return null;
+}

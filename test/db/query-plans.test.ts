@@ -30,6 +30,7 @@ import {
   deleteSummaries,
   documentExists,
   findDocumentByUuid,
+  findDocumentsByUuidPrefix,
   findMarkedDocuments,
   findOwnDocumentByUuid,
   findOwnDocumentForDeletion,
@@ -46,6 +47,17 @@ import {
   recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
+import { keepFollowUp } from "../../src/db/efti-follow-ups";
+import {
+  finishGateCall,
+  listGateCalls,
+  recordGateCall,
+} from "../../src/db/efti-gate-calls";
+import {
+  findStaleUnsentDocuments,
+  findUnsentRegistrations,
+  markRegistrationsSent,
+} from "../../src/db/efti-registrations";
 import {
   findEventDeliveries,
   pageOfEvents,
@@ -153,10 +165,16 @@ const NO_SQL: Record<string, string> = {
   noDocumentEventYet: "builds a condition",
   subscribesTo: "builds a condition",
   insertDocumentEventIf: "builds a statement of its caller's batch",
+  insertRegistrationsIf: "builds a statement of its caller's batch",
   literalRow: "builds a select of literal values",
 };
 
 const NOW = 1_800_000_000_000;
+/** The dataset ids the commits register, as with a gate configured. */
+const PLAN_DATASETS = [
+  "00000000-0000-8000-8000-000000000001",
+  "00000000-0000-8000-8000-000000000002",
+];
 const HOUR_MS = 3_600_000;
 const by = { credentialId: "cred_plan", requestId: "req_plan" };
 
@@ -280,12 +298,19 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     await findReservation(db, scope, "PLAN-1");
   },
   async commitCreatedDocument(db) {
-    await commitCreatedDocument(db, original, by);
+    // With a gate configured: its registrations in the same batch.
+    await commitCreatedDocument(db, original, by, undefined, PLAN_DATASETS);
     await commitCreatedDocument(db, deletable, by);
     await commitCreatedDocument(db, demo, by);
   },
   commitCorrection: (db) =>
-    commitCorrection(db, { ...correction, rectifiesUuid: original.uuid }, by),
+    commitCorrection(
+      db,
+      { ...correction, rectifiesUuid: original.uuid },
+      by,
+      undefined,
+      PLAN_DATASETS,
+    ),
   async reserveForCorrection(db) {
     await reserveForCorrection(db, correctionReservation);
     await reserveForCorrection(db, {
@@ -340,7 +365,12 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   recordQrAccess: (db) =>
     recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
   markDeleted: (db) =>
-    markDeleted(db, deletable.uuid, { at: NOW, reason: "plan", ...by }),
+    markDeleted(
+      db,
+      deletable.uuid,
+      { at: NOW, reason: "plan", ...by },
+      PLAN_DATASETS,
+    ),
   countDemoDocuments: (db) => countDemoDocuments(db, demo.credentialId),
   insertAuditEvent: async (db) =>
     insertAuditEvent(db, {
@@ -393,6 +423,9 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       transportDate: null,
       firstAccess: null,
       endpointId: "we_plan",
+      datasetId: null,
+      shipment: null,
+      message: null,
     }),
   deleteEndpoint: async (db) =>
     deleteEndpoint(db, by.credentialId, "we_plan", NOW),
@@ -466,9 +499,45 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
+  async recordGateCall(db) {
+    const id = await recordGateCall(db, {
+      requestId: "req_plan",
+      gateRequestId: "gate-plan",
+      datasetId: "plan-dataset",
+      subsets: "ES01",
+      gate: "plan-gate",
+      clientIp: "192.0.2.1",
+      status: null,
+      startedAt: NOW,
+      finishedAt: null,
+    });
+    await finishGateCall(db, id, { status: 200, finishedAt: NOW });
+  },
+  finishGateCall: (db) =>
+    finishGateCall(db, 1, { status: 200, finishedAt: NOW }),
+  async listGateCalls(db) {
+    await listGateCalls(db, { limit: 51 });
+    await listGateCalls(db, { limit: 51, before: 10 });
+    await listGateCalls(db, { limit: 51, datasetId: "plan-dataset" });
+    await listGateCalls(db, { limit: 51, before: 10, datasetId: "plan" });
+  },
+  findDocumentsByUuidPrefix: (db) =>
+    findDocumentsByUuidPrefix(db, original.uuid.slice(0, 19)),
+  keepFollowUp: (db) =>
+    keepFollowUp(db, {
+      datasetId: "plan-dataset",
+      documentUuid: original.uuid,
+      shipment: 1,
+      message: "plan",
+      messageHash: "00",
+      gate: "plan-gate",
+      requestId: "req_plan",
+      receivedAt: NOW,
+    }),
   async deleteRowsBefore(db) {
     await deleteRowsBefore(db, "document_summaries", NOW, 50);
     await deleteRowsBefore(db, "ops_calls", NOW, 500);
+    await deleteRowsBefore(db, "efti_gate_calls", NOW, 500);
   },
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);
@@ -524,6 +593,14 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }
   },
   copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
+  findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
+  findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
+  markRegistrationsSent: async (db) =>
+    markRegistrationsSent(
+      db,
+      (await findUnsentRegistrations(db, [original.uuid])).map((row) => row.id),
+      NOW,
+    ),
   findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
   findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
   async relayToHome(db) {

@@ -14,6 +14,7 @@ const KEYRINGS = [
   "QR_KEYRING",
   "SUPPORT_KEYRING",
   "WEBHOOK_KEYRING",
+  "GATE_KEYRING",
 ];
 
 describe("npm start's .dev.vars", () => {

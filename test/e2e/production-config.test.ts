@@ -88,13 +88,19 @@ describe("wrangler.toml", () => {
       "name",
       "r2_buckets",
       "durable_objects",
-      "secrets",
       "triggers",
       "assets",
       "migrations",
     ]) {
       expect(production[field], field).toEqual(local[field]);
     }
+    // The eFTI gates' keyring: generated locally by npm start, optional in
+    // production, where /efti/v0 is off until a gate is connected (docs/efti.md).
+    expect(production.secrets).toEqual({
+      required: local.secrets?.required?.filter(
+        (name: string) => name !== "GATE_KEYRING",
+      ),
+    });
   });
 
   it("marks production, where the Worker refuses to serve without an https BASE_URL", () => {
@@ -232,13 +238,15 @@ describe("wrangler.edge.toml", () => {
         },
       ]);
       expect(edge.secrets).toEqual({ required: ["PDF_KEYRING", "QR_KEYRING"] });
-      // The support secret and the webhook keyring are the API Worker's alone.
+      // The support secret, the webhook keyring and the gates' keyring are
+      // the API Worker's alone; the gates' is required only locally.
       expect(api.secrets).toEqual({
         required: [
           "PDF_KEYRING",
           "QR_KEYRING",
           "SUPPORT_KEYRING",
           "WEBHOOK_KEYRING",
+          ...(api === local ? ["GATE_KEYRING"] : []),
         ],
       });
       expect(edge.assets?.binding).toBe("ASSETS");

@@ -21,6 +21,7 @@ import {
   consignmentXml,
   identifierXml,
   subsetOf,
+  withdrawnIdentifierXml,
 } from "../../src/domain/efti/subsets";
 import { DOCUMENT_UUID, storedDocument } from "./documents";
 import { elementsAt, rootOf, textAt, textsAt } from "./read-xml";
@@ -177,6 +178,38 @@ describe("a single document", () => {
     expect(textsAt(root, "information")).toContain(
       "Alternative measure: 12.5 bobinas",
     );
+  });
+
+  it("writes the dangerous goods indicator of each shipment: true only when its goods are declared dangerous", async () => {
+    const body = groupedRequest(3);
+    const [first, second] = body.shipments;
+    if (!first || !second) throw new Error("three shipments expected");
+    first.goods.dangerous_goods = true;
+    second.goods.dangerous_goods = false;
+    const consignments = await consignmentsOf(storedDocument(body));
+    const indicators = (xml: string[], namespace: string) =>
+      xml.map((one) =>
+        textAt(
+          rootOf(one, namespace),
+          "mainCarriageTransportMovement/dangerousGoodsIndicator",
+        ),
+      );
+    const common = consignments.map((c) => consignmentXml(c.root));
+    const identifiers = consignments.map((c) => identifierXml(c.root));
+    expect(await schemaErrors("consignment-common", common)).toEqual([]);
+    expect(await schemaErrors("consignment-identifier", identifiers)).toEqual(
+      [],
+    );
+    expect(indicators(common, COMMON_NAMESPACE)).toEqual([
+      "true",
+      "false",
+      "false",
+    ]);
+    expect(indicators(identifiers, IDENTIFIER_NAMESPACE)).toEqual([
+      "true",
+      "false",
+      "false",
+    ]);
   });
 
   it("writes a tax id's country once, whether or not the id already begins with it", async () => {
@@ -392,6 +425,14 @@ describe("subsets", () => {
     ).toBe("1234BCD");
     expect(textAt(root, "usedTransportEquipment/id")).toBe("R1234BCD");
     expect(elementsAt(root, "consignor")).toHaveLength(0);
+  });
+
+  it("the identifier document of a deleted consignment (nothing identifying) is valid", async () => {
+    const withdrawn = withdrawnIdentifierXml();
+    expect(withdrawn).not.toContain("<id>");
+    expect(await schemaErrors("consignment-identifier", [withdrawn])).toEqual(
+      [],
+    );
   });
 
   it("a country the code list lacks is information, and the identifier document stays valid", async () => {

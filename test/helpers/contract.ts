@@ -2,6 +2,7 @@ import { type Schema, validate } from "@cfworker/json-schema";
 import type { ErrorBody } from "../../src/errors";
 import { apiDocument, openApiRoutes } from "../../src/http/routes/openapi";
 import { PAGE_CSP, pageRoutes } from "../../src/http/routes/pages";
+import { gateContractViolation } from "./gate-contract";
 import { indexedApiDocument } from "./indexed-document";
 
 // Every response a route test receives is checked against the OpenAPI
@@ -179,6 +180,9 @@ export async function contractViolation(
 ): Promise<string | null> {
   const verb = method.toUpperCase();
   const path = new URL(url).pathname;
+  if (path.startsWith("/efti/v0/")) {
+    return gateContractViolation(verb, path, response);
+  }
   const matching = pathTemplatesOf(path);
   if (matching.length === 0) return siteViolation(verb, path, response);
   // A path without parameters answers only its own methods, as OpenAPI

@@ -50,6 +50,9 @@ export async function seedEvent(
     transportDate: "2026-11-21",
     firstAccess: null,
     endpointId: null,
+    datasetId: null,
+    shipment: null,
+    message: null,
     ...changes,
   };
   await homeOf(owner).insert(events).values(row);

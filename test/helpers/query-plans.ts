@@ -11,6 +11,9 @@ const GROWING_TABLES = [
   "events",
   "webhook_deliveries",
   "webhook_attempts",
+  "efti_follow_ups",
+  "efti_gate_calls",
+  "efti_registrations",
 ] as const;
 
 /**

@@ -101,7 +101,12 @@ export function recordingReceiver(
 /** Runs the API Worker's queue consumer on `messages`; acknowledged and retried ones. */
 async function consume(
   messages: readonly EventMessage[],
-  options: { clock: Clock; sendWebhook: SendWebhook; bindings: Env },
+  options: {
+    clock: Clock;
+    sendWebhook: SendWebhook;
+    sendToGate: SendWebhook;
+    bindings: Env;
+  },
 ) {
   const batch = createMessageBatch<EventMessage>(
     "deca-events",
@@ -117,6 +122,7 @@ async function consume(
     clock: options.clock,
     renderPdf: renderDocumentPdf,
     sendWebhook: options.sendWebhook,
+    sendToGate: options.sendToGate,
   })(batch, options.bindings, context);
   return getQueueResult(batch, context);
 }
@@ -124,15 +130,18 @@ async function consume(
 /**
  * A test's webhooks: its clock, its events queue, its receiver, the service
  * on bindings whose EVENTS is that queue (and D1 as `bindings()` makes it,
- * by default the real one), the consumer and the cron on the same.
+ * by default the real one), the consumer and the cron on the same; `gate`
+ * records what the consumer sends to the eFTI gate (answered by `gateAnswer`).
  */
 export function webhookWorld(
   now: number,
   answer?: Parameters<typeof recordingReceiver>[0],
+  gateAnswer?: Parameters<typeof recordingReceiver>[0],
 ) {
   const clock = fixedClock(now);
   const queue = keptQueue(clock);
   const receiver = recordingReceiver(answer);
+  const gate = recordingReceiver(gateAnswer);
   const withQueue = (bindings: Env = env): Env => ({
     ...bindings,
     EVENTS: queue.binding,
@@ -141,6 +150,7 @@ export function webhookWorld(
     clock,
     queue,
     receiver,
+    gate,
     withQueue,
     /** The service on these bindings (D1 as `bindings` says). */
     request: (bindings?: Env) => callWithClock(clock, withQueue(bindings)),
@@ -158,6 +168,7 @@ export function webhookWorld(
           {
             clock,
             sendWebhook: receiver.send,
+            sendToGate: gate.send,
             bindings: withQueue(bindings),
           },
         );

@@ -19,6 +19,7 @@ import { EVENT_TYPES } from "../../src/schemas/event";
 import { contractViolation } from "../helpers/contract";
 import { createCredential } from "../helpers/credentials";
 import { documentsApi } from "../helpers/documents-api";
+import { declaredGateOperations } from "../helpers/gate-contract";
 import { indexedApiDocument } from "../helpers/indexed-document";
 import { call, ORIGIN } from "../helpers/worker";
 
@@ -156,12 +157,19 @@ describe("the OpenAPI document", () => {
     const described = [
       ...Object.entries(document.paths),
       ...Object.entries(opsApiDocument().paths),
-    ].flatMap(([path, item]) =>
-      ROUTED.filter((method) => method in item).map(
-        (method) =>
-          `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`,
-      ),
-    );
+    ]
+      .flatMap(([path, item]) =>
+        ROUTED.filter((method) => method in item).map(
+          (method) => `${method.toUpperCase()} ${path}`,
+        ),
+      )
+      // The eFTI gates' interface: the vendored platform-api-for-gate.yaml, under /efti.
+      .concat(
+        declaredGateOperations().map(
+          ({ method, path }) => `${method.toUpperCase()} /efti${path}`,
+        ),
+      )
+      .map((route) => route.replace(/\{([^}]+)\}/g, ":$1"));
     expect(served.sort()).toEqual(described.sort());
     expect(
       Object.keys(document.paths).filter((path) => path.startsWith("/ops")),

@@ -209,6 +209,38 @@ describe("document request normalization", () => {
   });
 });
 
+describe("dangerous goods", () => {
+  it("keeps dangerous_goods when sent, and leaves it out when not sent or null", () => {
+    expect(
+      parse(withFull((b) => (b.goods.dangerous_goods = true))).goods,
+    ).toMatchObject({ dangerous_goods: true });
+    expect(
+      parse(withFull((b) => (b.goods.dangerous_goods = false))).goods,
+    ).toMatchObject({ dangerous_goods: false });
+    expect(parse(fullRequest()).goods).not.toHaveProperty("dangerous_goods");
+    expect(
+      parse(withFull((b) => (b.goods.dangerous_goods = null))).goods,
+    ).not.toHaveProperty("dangerous_goods");
+    expect(codes(withFull((b) => (b.goods.dangerous_goods = "yes")))).toEqual([
+      ["goods.dangerous_goods", "INVALID_TYPE"],
+    ]);
+  });
+
+  it("leaves the request hash of a body without it as it was", async () => {
+    const without = await requestHash(parse(fullRequest()));
+    expect(
+      await requestHash(
+        parse(withFull((b) => (b.goods.dangerous_goods = null))),
+      ),
+    ).toBe(without);
+    expect(
+      await requestHash(
+        parse(withFull((b) => (b.goods.dangerous_goods = true))),
+      ),
+    ).not.toBe(without);
+  });
+});
+
 describe("document request rules", () => {
   it("lists every error at once: five wrong fields, five errors", () => {
     const body = withFull((b) => {

@@ -23,6 +23,7 @@ import {
   findOwnDocument,
   writeDocument,
 } from "./addressing";
+import { datasetIdsOfStored, registeredDocuments } from "./efti-registration";
 import { pdfObjectKey } from "./issue-document";
 import { summaryOf } from "./summary";
 
@@ -128,6 +129,8 @@ export async function deleteDocument(
   }
   const refused = refusal(document, request);
   if (refused) throw refused;
+  // Before anything is changed: the registrations its commit writes.
+  const datasetIds = await datasetIdsOfStored(services, document);
 
   const object = await stored;
   const [noted, unlisted] = await Promise.allSettled([
@@ -144,15 +147,20 @@ export async function deleteDocument(
     throw failed.reason;
   }
   const deleted = await writeDocument(services, uuid, (db) =>
-    markDeleted(db, uuid, {
-      at: now,
-      reason: request.reason,
-      credentialId: credential.id,
-      requestId: services.requestId,
-    }),
+    markDeleted(
+      db,
+      uuid,
+      {
+        at: now,
+        reason: request.reason,
+        credentialId: credential.id,
+        requestId: services.requestId,
+      },
+      datasetIds,
+    ),
   );
   if (deleted) {
-    announceEvents(services, [uuid]);
+    announceEvents(services, [uuid], registeredDocuments(services, [uuid]));
     return;
   }
   // A QR access, a correction or another deletion landed between the read

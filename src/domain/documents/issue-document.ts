@@ -39,6 +39,7 @@ import {
   settleRefusedReservation,
 } from "./correction-reservation";
 import { documentData } from "./document-body";
+import { datasetIdsToRegister, registeredDocuments } from "./efti-registration";
 import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
@@ -251,7 +252,16 @@ export async function issueDocument(
     throw error;
   }
 
-  const committed = await commitVersion(services, db, row, credential);
+  const committed = await commitVersion(
+    services,
+    db,
+    row,
+    credential,
+    await datasetIdsToRegister(services, credential.environment, {
+      uuid,
+      data,
+    }),
+  );
   if (!committed) {
     // Refused for certain: nothing of this attempt is visible.
     await removeAttempt(services, credential, db, {
@@ -274,7 +284,11 @@ export async function issueDocument(
     throw rectifies ? alreadyRectified() : referenceConflict();
   }
   if (credential.environment !== "demo") {
-    announceEvents(services, rectifies ? [uuid, rectifies.uuid] : [uuid]);
+    announceEvents(
+      services,
+      rectifies ? [uuid, rectifies.uuid] : [uuid],
+      registeredDocuments(services, [uuid]),
+    );
   }
   // Listed in the credential's home shard. The document is issued whatever
   // happens here: a failure is logged and the note stays, so that the sweep
@@ -341,6 +355,7 @@ async function commitVersion(
   db: Database,
   row: DocumentRow,
   credential: Credential,
+  datasetIds: readonly string[],
 ): Promise<boolean> {
   const by = { credentialId: credential.id, requestId: services.requestId };
   const cap =
@@ -350,9 +365,15 @@ async function commitVersion(
   try {
     const { rectifiesUuid } = row;
     if (rectifiesUuid === null) {
-      return await commitCreatedDocument(db, row, by, cap);
+      return await commitCreatedDocument(db, row, by, cap, datasetIds);
     }
-    return await commitCorrection(db, { ...row, rectifiesUuid }, by, cap);
+    return await commitCorrection(
+      db,
+      { ...row, rectifiesUuid },
+      by,
+      cap,
+      datasetIds,
+    );
   } catch (error) {
     if (isUniqueViolation(error)) return false;
     const stored = await findDocumentByUuid(db, row.uuid).catch(() => {

@@ -141,13 +141,13 @@ const compactDate = (date: string): string => date.replaceAll("-", "");
 
 function transportMovement(
   vehicle: DocumentData["vehicle"],
+  goods: Shipment["goods"],
   notes: Note[],
 ): XmlElement[] {
   const prefix = "mainCarriageTransportMovement";
   return parent(prefix, [
-    // The document records no dangerous goods; the identifier subset's XSD
-    // requires the indicator (docs/efti.md, "Not built yet").
-    leaf("dangerousGoodsIndicator", "false"),
+    // Goods not declared dangerous are not (docs/efti.md, "Dangerous goods").
+    leaf("dangerousGoodsIndicator", String(goods.dangerous_goods === true)),
     leaf("modeCode", ROAD_TRANSPORT_MODE),
     parent("usedTransportMeans", [
       cutText(
@@ -243,7 +243,7 @@ function consignmentRoot(
   );
   const consignor = tradeParty("consignor", data.shipper, "Shipper", notes);
   const weight = grossWeight(shipment.goods, notes);
-  const movement = transportMovement(data.vehicle, notes);
+  const movement = transportMovement(data.vehicle, shipment.goods, notes);
   const equipment = trailer(data.vehicle, notes);
   const authorization = data.special_authorization;
   if (authorization) {

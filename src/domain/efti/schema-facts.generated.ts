@@ -14,7 +14,8 @@ export interface ElementFacts {
   subsets: Partial<Record<SubsetId, string>>;
 }
 
-const SUBSET_IDS = ["ES01","ES02","ES03","ES04","ES05","identifier"] as const;
+/** The subsets a gate may ask for (subsetId), as the XSD names them. */
+export const SUBSET_IDS = ["ES01","ES02","ES03","ES04","ES05","identifier"] as const;
 export type SubsetId = (typeof SUBSET_IDS)[number];
 
 /** Every element that ES01 or identifier names, by its path under `consignment`. */

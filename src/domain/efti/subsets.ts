@@ -66,8 +66,17 @@ function withoutUnidentifiable(element: XmlElement): XmlElement | null {
 /** The identifier subset of a consignment, as consignment-identifier.xsd has it. */
 export function identifierXml(root: XmlElement): string {
   const identifier = withoutUnidentifiable(subsetOf(root, ["identifier"]));
-  return xmlDocument(
-    identifier ?? { name: root.name, children: [] },
-    IDENTIFIER_NAMESPACE,
-  );
+  return identifier
+    ? xmlDocument(identifier, IDENTIFIER_NAMESPACE)
+    : withdrawnIdentifierXml();
 }
+
+/**
+ * The identifier document of a consignment that no longer identifies
+ * anything (its document deleted): a `consignment` with no element, valid
+ * against consignment-identifier.xsd (every element of it is optional). A
+ * gate registering it replaces what it held for the dataset with nothing a
+ * vehicle or a date can be found by.
+ */
+export const withdrawnIdentifierXml = (): string =>
+  xmlDocument({ name: "consignment", children: [] }, IDENTIFIER_NAMESPACE);

@@ -38,6 +38,17 @@ export function eventPayload(row: EventRow): Event {
           first: row.firstAccess === true,
         },
       };
+    case "document.efti_follow_up":
+      return {
+        ...head,
+        type: row.type,
+        data: {
+          ...documentFacts(row),
+          dataset_id: row.datasetId as string,
+          shipment: row.shipment as number,
+          message: row.message as string,
+        },
+      };
     default:
       return { ...head, type: row.type, data: documentFacts(row) };
   }

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client";
+import { findStaleUnsentDocuments } from "../../db/efti-registrations";
 import { findStaleUnrelayedDocuments } from "../../db/event-relay";
 import { findOverdueDeliveries } from "../../db/webhook-deliveries";
 import type { EventMessage } from "../../schemas/event-message";
@@ -42,6 +43,22 @@ async function sendAgain(
   return sent;
 }
 
+/** Messages of `kind` for `uuids` (each once), each naming a few documents. */
+function documentMessages(
+  kind: "outbox" | "efti_registration",
+  uuids: readonly string[],
+): EventMessage[] {
+  const unique = [...new Set(uuids)];
+  const messages: EventMessage[] = [];
+  for (let start = 0; start < unique.length; start += DOCUMENTS_PER_MESSAGE) {
+    messages.push({
+      kind,
+      documentUuids: unique.slice(start, start + DOCUMENTS_PER_MESSAGE),
+    });
+  }
+  return messages;
+}
+
 /**
  * Announces again the events still in an outbox a minute after their fact
  * (the announcement lost, or the relay stopped): the consumer relays them.
@@ -50,21 +67,31 @@ export const announceLostEvents = (
   services: RecoveryServices,
   budget: QueryBudget,
 ): Promise<number> =>
-  sendAgain(services, budget, async (shard, before) => {
-    const uuids = [
-      ...new Set(
-        await findStaleUnrelayedDocuments(shard, before, EVENTS_PER_SHARD),
-      ),
-    ];
-    const messages: EventMessage[] = [];
-    for (let start = 0; start < uuids.length; start += DOCUMENTS_PER_MESSAGE) {
-      messages.push({
-        kind: "outbox",
-        documentUuids: uuids.slice(start, start + DOCUMENTS_PER_MESSAGE),
-      });
-    }
-    return messages;
-  });
+  sendAgain(services, budget, async (shard, before) =>
+    documentMessages(
+      "outbox",
+      await findStaleUnrelayedDocuments(shard, before, EVENTS_PER_SHARD),
+    ),
+  );
+
+/**
+ * Announces again the eFTI registrations still unsent a minute after their
+ * fact (the announcement lost, the gate down past the message's retries, or
+ * a mark lost): the consumer sends them, built from the documents as they
+ * then are. Nothing while no gate is configured.
+ */
+export const resendLostRegistrations = async (
+  services: RecoveryServices & Pick<Services, "eftiGate">,
+  budget: QueryBudget,
+): Promise<number> =>
+  services.eftiGate === null
+    ? 0
+    : sendAgain(services, budget, async (shard, before) =>
+        documentMessages(
+          "efti_registration",
+          await findStaleUnsentDocuments(shard, before, EVENTS_PER_SHARD),
+        ),
+      );
 
 /**
  * Sends again the message of each pending delivery overdue by a minute (its

@@ -81,7 +81,9 @@ const REBALANCED_TABLES = [
   "pending_pdf_objects",
   "pending_deletion_marks",
   "document_summaries",
+  "efti_follow_ups",
   "event_outbox",
+  "efti_registrations",
   "events",
   "webhook_endpoints",
   "webhook_deliveries",
@@ -152,7 +154,9 @@ const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
       environment:
         row.credential_environment === "demo" ? "demo" : ("test" as const),
     }),
+  efti_follow_ups: (row) => uuidBucket(text(row, "document_uuid")),
   event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
+  efti_registrations: (row) => uuidBucket(text(row, "document_uuid")),
   // Events and webhooks belong to API keys, never to demo tokens.
   events: (row) => homeBucket(row),
   webhook_endpoints: (row) => homeBucket(row),

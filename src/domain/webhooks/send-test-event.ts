@@ -31,6 +31,9 @@ export async function sendTestEvent(
     transportDate: null,
     firstAccess: null,
     endpointId,
+    datasetId: null,
+    shipment: null,
+    message: null,
   };
   if (!(await insertPing(endpointsShard(services, credential), row))) {
     throw notFound();

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { configOf } from "../../config";
 import { type OpsCall, openOpsCall } from "../../domain/operations/ops-calls";
-import { supportKeyVersion } from "../../domain/operations/support-secret";
+import { secretKeyVersion } from "../../domain/secret-key-version";
 import type { AppEnv } from "../../env";
 import { DomainError, notFound } from "../../errors";
 import { logFailure } from "../../failure-log";
@@ -51,7 +51,7 @@ export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
   const keyVersion =
     presented === null
       ? null
-      : await supportKeyVersion(supportKeyring, presented);
+      : await secretKeyVersion(supportKeyring, presented);
   if (keyVersion === null) {
     logRefusal(call, 401);
     throw new DomainError("OPS_UNAUTHENTICATED");

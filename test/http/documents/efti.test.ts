@@ -165,6 +165,30 @@ describe("GET /api/v1/documents/{uuid}/efti and its consignments", () => {
     );
   });
 
+  it("takes goods.dangerous_goods, keeps it in the data and exports it as the dangerous goods indicator", async () => {
+    const { api, efti } = await setup();
+    const body = minimalRequest();
+    body.goods.dangerous_goods = true;
+    const document = await api.issue(body);
+    expect(document.data).toMatchObject({ goods: { dangerous_goods: true } });
+    const [dataset] = await datasetsIn(await efti.list(document.uuid));
+    const xml = await xmlIn(await efti.at(dataset?.url ?? ""));
+    expect(textsOf(xml, "dangerousGoodsIndicator")).toEqual(["true"]);
+
+    const plain = await api.issue({
+      ...minimalRequest(),
+      goods: { ...minimalRequest().goods, dangerous_goods: null },
+    });
+    expect(plain.data).not.toHaveProperty("goods.dangerous_goods");
+    const [other] = await datasetsIn(await efti.list(plain.uuid));
+    expect(
+      textsOf(
+        await xmlIn(await efti.at(other?.url ?? "")),
+        "dangerousGoodsIndicator",
+      ),
+    ).toEqual(["false"]);
+  });
+
   it("names the corrected version in a correction's consignment, with new dataset ids", async () => {
     const { api, efti, document } = await setup();
     const response = await api.rectify(document.uuid, {

@@ -59,6 +59,9 @@ describe("the events API while a rebalance moves the key's home", () => {
       transportDate: "2026-11-21",
       firstAccess: null,
       endpointId: null,
+      datasetId: null,
+      shipment: null,
+      message: null,
     });
     // Newest first: 1 and 3 not moved yet, 2 and 5 moved, 4 in both.
     const rows = [1, 2, 3, 4, 5].map(event);

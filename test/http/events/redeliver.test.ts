@@ -225,6 +225,12 @@ describe("POST /api/v1/events/{id}/redeliver", () => {
     // Another key's endpoint is no more than an unknown one.
     expect(messages[1]).toBe(messages[0]);
     expect(new Set(messages).size).toBe(3);
+    // What cannot be an endpoint's id is refused by its form, as the description's pattern says.
+    const malformed = await redeliver(owner, event.id, { endpoint_id: "x" });
+    expect(malformed.status).toBe(422);
+    expect(JSON.parse(await expectContractError(malformed)).errors).toEqual([
+      expect.objectContaining({ field: "endpoint_id", code: "INVALID_FORMAT" }),
+    ]);
     expect(await deliveriesOf(owner, event.id)).toEqual(before);
     expect(sent).toEqual([]);
   });

@@ -106,6 +106,7 @@ function routedShard(
         id: text("credential_id"),
         environment: environments.get(row.credential_id) as "test",
       }),
+    efti_follow_ups: () => uuidBucket(text("document_uuid")),
     event_outbox: () => uuidBucket(text("document_uuid")),
     events: () => home(),
     webhook_endpoints: () => home(),

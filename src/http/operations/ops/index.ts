@@ -1,6 +1,7 @@
 import type { Operation } from "../../operation";
 import { documentAuditOperation } from "./document-audit";
 import { issueKeyOperation } from "./issue-key";
+import { listGateCallsOperation } from "./list-gate-calls";
 import { listKeysOperation } from "./list-keys";
 import { listOpsCallsOperation } from "./list-ops-calls";
 import { rebalanceProgressOperation } from "./rebalance-progress";
@@ -22,6 +23,7 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   documentAuditOperation,
   upgradeShardsOperation,
   listOpsCallsOperation,
+  listGateCallsOperation,
   startRebalanceOperation,
   rebalanceProgressOperation,
 ];

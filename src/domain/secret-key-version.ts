@@ -1,10 +1,11 @@
-import { toBase64 } from "../../base64";
-import type { Keyring } from "../../storage/keyring";
+import { toBase64 } from "../base64";
+import type { Keyring } from "../storage/keyring";
 
-// The support secret of the operations API is a key of SUPPORT_KEYRING, sent
-// as its base64 (`Authorization: Bearer <secret>`). Every version is
-// accepted, so that a rotation adds the new one, moves the tools to it, then
-// removes the old one (docs/operations.md).
+// A secret presented as `Authorization: Bearer <secret>` is a key of a
+// keyring (SUPPORT_KEYRING for the operations API, GATE_KEYRING for the eFTI
+// gates), sent as its base64. Every version is accepted, so that a rotation
+// adds the new one, moves the callers to it, then removes the old one
+// (docs/operations.md, docs/efti.md); the version matched names the caller.
 
 const digest = async (bytes: Uint8Array): Promise<Uint8Array> =>
   new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -14,7 +15,7 @@ const digest = async (bytes: Uint8Array): Promise<Uint8Array> =>
  * are hashed to one length and compared in constant time, every version
  * whatever the outcome: the time says nothing about how close a guess was.
  */
-export async function supportKeyVersion(
+export async function secretKeyVersion(
   keyring: Keyring,
   presented: string,
 ): Promise<string | null> {

@@ -1,0 +1,119 @@
+// A document as eFTI data for an authority's gate (docs/efti.md "Gates"):
+// one consignment by its dataset id, reduced to the subsets asked for, and
+// the follow-up messages a gate posts about it. Visible as long as the
+// document's QR link would serve it: any owner, no read window, a rectified
+// version too; deleted, demo, unknown or malformed ids are the same 404.
+
+import { documentExists, findDocumentsByUuidPrefix } from "../../db/documents";
+import { keepFollowUp } from "../../db/efti-follow-ups";
+import type { DocumentRow } from "../../db/schema";
+import { notFound } from "../../errors";
+import { type Consignment, consignmentWithId } from "../efti/consignment";
+import { datasetId, datasetLocation } from "../efti/dataset-id";
+import type { SubsetId } from "../efti/schema-facts.generated";
+import { consignmentXml, subsetOf } from "../efti/subsets";
+import { announceEvents } from "../events/announce";
+import type { Services } from "../services";
+import { sha256Hex } from "../sha256";
+import { findMoving, toDocument, writeMoving } from "../shard-routing";
+import { documentData } from "./document-body";
+
+/** The longest follow-up message a gate may post, in bytes of UTF-8. */
+export const MAX_FOLLOW_UP_BYTES = 8192;
+
+/** Whether a gate sees the document: as its QR link would open it. */
+const visibleToGates = (row: DocumentRow): boolean =>
+  row.environment !== "demo" && row.deletedAt === null;
+
+/**
+ * The document `id` names and its shipment's number: in the shard of the
+ * id's bucket (the former one too while a rebalance runs), among the
+ * documents created in the id's millisecond in that bucket, the one whose
+ * dataset id for that shipment is `id`. 404 when none is, or a gate may
+ * not see it.
+ */
+async function gateDocument(
+  services: Services,
+  id: string,
+): Promise<{ row: DocumentRow; shipmentNumber: number }> {
+  const location = datasetLocation(id);
+  if (!location) throw notFound();
+  const found = await findMoving(services, toDocument(id), async (db) => {
+    for (const row of await findDocumentsByUuidPrefix(
+      db,
+      location.uuidPrefix,
+    )) {
+      if ((await datasetId(row.uuid, location.shipmentNumber)) === id) {
+        return row;
+      }
+    }
+    return undefined;
+  });
+  if (!found || !visibleToGates(found.found)) throw notFound();
+  return { row: found.found, shipmentNumber: location.shipmentNumber };
+}
+
+/** The consignment `id` of a document a gate may see, or 404. */
+async function gateConsignment(
+  services: Services,
+  id: string,
+): Promise<{ row: DocumentRow; consignment: Consignment }> {
+  const { row } = await gateDocument(services, id);
+  const consignment = await consignmentWithId(
+    {
+      uuid: row.uuid,
+      rectifiesUuid: row.rectifiesUuid,
+      data: await documentData(services, row),
+    },
+    id,
+  );
+  // A shipment number beyond the document's shipments.
+  if (!consignment) throw notFound();
+  return { row, consignment };
+}
+
+/**
+ * The consignment `id` with only the elements of `subsets`, as the common
+ * data set's XML (consignment-common.xsd), for a gate.
+ */
+export async function gateConsignmentXml(
+  services: Services,
+  id: string,
+  subsets: readonly SubsetId[],
+): Promise<string> {
+  const { consignment } = await gateConsignment(services, id);
+  return consignmentXml(subsetOf(consignment.root, subsets));
+}
+
+/**
+ * Keeps a gate's follow-up message about consignment `id`, with its event
+ * for the document's owner (document.efti_follow_up) in the same batch, and
+ * announces the event once committed. The same text again for the same
+ * dataset (a gate's retry) keeps the one message and the one event.
+ */
+export async function postFollowUp(
+  services: Services,
+  id: string,
+  message: string,
+  gate: string,
+): Promise<void> {
+  const { row, consignment } = await gateConsignment(services, id);
+  const followUp = {
+    datasetId: id,
+    documentUuid: row.uuid,
+    shipment: consignment.shipmentNumber,
+    message,
+    messageHash: await sha256Hex(message),
+    gate,
+    requestId: services.requestId,
+    receivedAt: services.clock.now(),
+  };
+  // A message written already (a retry) is kept, nothing more written.
+  await writeMoving(
+    services,
+    toDocument(row.uuid),
+    (db) => keepFollowUp(db, followUp),
+    (db) => documentExists(db, row.uuid),
+  );
+  announceEvents(services, [row.uuid]);
+}

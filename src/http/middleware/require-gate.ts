@@ -1,0 +1,92 @@
+import { createMiddleware } from "hono/factory";
+import { configOf } from "../../config";
+import {
+  type GateCall,
+  openGateCall,
+  recordRefusal,
+} from "../../domain/operations/gate-calls";
+import { secretKeyVersion } from "../../domain/secret-key-version";
+import type { AppEnv, GateEnv } from "../../env";
+import { DomainError, domainErrorBehind, notFound } from "../../errors";
+import { logFailure } from "../../failure-log";
+import { bearerToken } from "../bearer";
+import { clientIp } from "../client-ip";
+
+/** The one log line of a refusal the trail does not keep (too many, or no limiter). */
+function logRefusal(call: GateCall, status: number): void {
+  console.log(
+    JSON.stringify({
+      event: "efti_gate_refused",
+      request_id: call.requestId,
+      dataset_id: call.datasetId.slice(0, 64),
+      client_ip: call.clientIp,
+      status,
+    }),
+  );
+}
+
+/**
+ * A refusal (401, 403): a row of the audit trail while the caller's network
+ * has had few, else 429 GATE_RATE_LIMITED and a log line only.
+ */
+async function refuse(
+  services: AppEnv["Variables"]["services"],
+  call: GateCall,
+  status: 401 | 403,
+): Promise<never> {
+  try {
+    if (!(await recordRefusal(services, call, status))) {
+      logRefusal(call, status);
+    }
+  } catch (error) {
+    if (domainErrorBehind(error)?.code === "GATE_RATE_LIMITED") {
+      logRefusal(call, 429);
+    }
+    throw error;
+  }
+  throw new DomainError(
+    status === 403 ? "GATE_IP_NOT_ALLOWED" : "GATE_UNAUTHENTICATED",
+  );
+}
+
+/**
+ * The gate of the eFTI platform interface (/efti/v0, docs/efti.md "Gates"):
+ * none without GATE_KEYRING (404, like any unknown path); then the IP
+ * allow-list (403), then a gate's key (401), each refusal a row of the audit
+ * trail (beyond a network's limit, 429 and a log line); every request let in
+ * recorded before it runs (no trail, no call: 503), its answer after. The
+ * key version matched names the gate.
+ */
+export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
+  const { keyring, allowedIps } = configOf(c.env).gate;
+  if (!keyring) throw notFound();
+  const { services } = c.var;
+  const ip = clientIp(c.req.raw);
+  const call: GateCall = {
+    requestId: c.var.requestId,
+    gateRequestId:
+      c.req.query("requestId") ?? c.req.header("X-Request-Id") ?? null,
+    datasetId: c.req.param("datasetId") ?? "",
+    subsets: c.req.queries("subsetId") ?? [],
+    clientIp: ip,
+  };
+  if (allowedIps.length > 0 && !allowedIps.includes(ip)) {
+    return refuse(services, call, 403);
+  }
+  const presented = bearerToken(c.req.raw);
+  const gate =
+    presented === null ? null : await secretKeyVersion(keyring, presented);
+  if (gate === null) return refuse(services, call, 401);
+  const answered = await openGateCall(services, { ...call, gate });
+  c.set("gate", gate);
+  await next();
+  try {
+    await answered(c.res.status);
+  } catch (error) {
+    // The request is done; its row keeps a null status: answer unknown.
+    logFailure(
+      { event: "efti_gate_call_unfinished", request_id: call.requestId },
+      error,
+    );
+  }
+});

@@ -1,0 +1,290 @@
+import { env } from "cloudflare:test";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  fullRequest,
+  groupedRequest,
+  minimalRequest,
+} from "../../fixtures/requests";
+import { readConfig } from "../../src/config";
+import { withdrawnIdentifierXml } from "../../src/domain/efti/subsets";
+import { createCredential } from "../helpers/credentials";
+import {
+  demoDocumentsApi,
+  documentsApi,
+  freshNetwork,
+} from "../helpers/documents-api";
+import {
+  datasetOf,
+  GATE_CREDENTIAL,
+  GATE_URL,
+  gated,
+  identifiersOf,
+  putsFor,
+  registrationsOf,
+} from "../helpers/efti-gate";
+import { webhookWorld } from "../helpers/webhooks";
+
+// The eFTI gate's registrations (docs/efti.md "Registration with the gate"):
+// with a gate configured, each issue, correction and deletion writes one
+// registration a dataset in its commit batch, and the events queue's
+// consumer PUTs each dataset's identifier document, as the document then
+// is, to the gate; a 2xx marks it sent, anything else comes back. Off (the
+// default), nothing is written or sent. The gate here records; the stub gate
+// on loopback that validates each body against the XSD is
+// test/e2e/efti-gate.test.ts.
+
+const NOW = Date.UTC(2026, 10, 24, 9);
+const MINUTE = 60_000;
+
+beforeEach(() => {
+  vi.spyOn(console, "error").mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function setUp(gateAnswer?: Parameters<typeof webhookWorld>[2]) {
+  const world = webhookWorld(NOW, undefined, gateAnswer);
+  const owner = await createCredential();
+  const api = (bindings: Env = gated()) =>
+    documentsApi(world.request(bindings), owner.key);
+  /** The dataset ids the owner's API lists for a document. */
+  const datasetIds = async (uuid: string) =>
+    (
+      (await (await api().efti(uuid)).json()) as {
+        data: { dataset_id: string }[];
+      }
+    ).data.map((dataset) => dataset.dataset_id);
+  return { world, owner, api, datasetIds };
+}
+
+describe("with a gate configured", () => {
+  it("an issue registers its one dataset: one PUT of its identifier document, then sent", async () => {
+    const { world, api, datasetIds } = await setUp();
+    const document = await api().issue(fullRequest());
+    const [id] = await datasetIds(document.uuid);
+    expect(await registrationsOf(document.uuid)).toEqual([
+      expect.objectContaining({ dataset_id: id, sent_at: null }),
+    ]);
+    expect(world.queue.waiting.map(({ body }) => body)).toContainEqual({
+      kind: "efti_registration",
+      documentUuids: [document.uuid],
+    });
+    await world.consumeDue(gated());
+    const puts = putsFor(world.gate.received, [id as string]);
+    expect(puts).toHaveLength(1);
+    const put = puts[0];
+    expect(put?.url).toBe(`${GATE_URL}/v0/consignments/${id}`);
+    expect(put?.headers.get("content-type")).toBe("application/xml");
+    expect(put?.headers.get("authorization")).toBe(`Bearer ${GATE_CREDENTIAL}`);
+    expect(put?.body).toBe((await identifiersOf(document.uuid)).get(id ?? ""));
+    // The plate as the export writes it (spaces and hyphens dropped).
+    expect(put?.body).toContain(
+      `<id>${fullRequest().vehicle.registration.replace(/[\s-]/g, "").toUpperCase()}</id>`,
+    );
+    expect(put?.body).toContain("http://efti.eu/v1/consignment/identifier");
+    expect(await registrationsOf(document.uuid)).toEqual([
+      expect.objectContaining({ dataset_id: id, sent_at: NOW }),
+    ]);
+  });
+
+  it("a grouped document registers one dataset a shipment, each PUT once", async () => {
+    const { world, api, datasetIds } = await setUp();
+    const document = await api().issue(groupedRequest(5));
+    const ids = await datasetIds(document.uuid);
+    expect(ids).toHaveLength(5);
+    await world.consumeDue(gated());
+    const puts = putsFor(world.gate.received, ids);
+    expect(puts.map(datasetOf).sort()).toEqual([...ids].sort());
+    const expected = await identifiersOf(document.uuid);
+    for (const put of puts) expect(put.body).toBe(expected.get(datasetOf(put)));
+    const rows = await registrationsOf(document.uuid);
+    expect(rows.map((row) => row.dataset_id).sort()).toEqual([...ids].sort());
+    expect(rows.every((row) => row.sent_at === NOW)).toBe(true);
+  });
+
+  it("a correction registers the new version's datasets", async () => {
+    const { world, api, datasetIds } = await setUp();
+    const original = await api().issue(minimalRequest());
+    await world.consumeDue(gated());
+    world.clock.advance(MINUTE);
+    const response = await api().rectify(original.uuid, {
+      ...minimalRequest(),
+      vehicle: { ...minimalRequest().vehicle, registration: "9999ZZZ" },
+    });
+    expect(response.status).toBe(200);
+    const correction = (await response.json()) as { uuid: string };
+    const [id] = await datasetIds(correction.uuid);
+    expect(await registrationsOf(correction.uuid)).toEqual([
+      expect.objectContaining({ dataset_id: id, sent_at: null }),
+    ]);
+    await world.consumeDue(gated());
+    const [put, ...more] = putsFor(world.gate.received, [id as string]);
+    expect(more).toEqual([]);
+    expect(put?.body).toContain("9999ZZZ");
+    expect(put?.body).toBe(
+      (await identifiersOf(correction.uuid)).get(id ?? ""),
+    );
+    // The original's registration was sent once, and nothing since.
+    expect(await registrationsOf(original.uuid)).toEqual([
+      expect.objectContaining({ sent_at: NOW }),
+    ]);
+  });
+
+  it("a deletion registers each dataset again, withdrawn: nothing identifies it", async () => {
+    const { world, api, datasetIds } = await setUp();
+    const document = await api().issue(groupedRequest(2));
+    const ids = await datasetIds(document.uuid);
+    await world.consumeDue(gated());
+    world.clock.advance(MINUTE);
+    expect((await api().remove(document.uuid)).status).toBe(204);
+    expect(
+      (await registrationsOf(document.uuid)).filter(
+        (row) => row.sent_at === null,
+      ),
+    ).toHaveLength(2);
+    await world.consumeDue(gated());
+    const puts = putsFor(world.gate.received, ids);
+    expect(puts).toHaveLength(4);
+    const withdrawn = puts.slice(2);
+    expect(withdrawn.map(datasetOf).sort()).toEqual([...ids].sort());
+    for (const put of withdrawn) {
+      expect(put.body).toBe(withdrawnIdentifierXml());
+    }
+    expect(
+      (await registrationsOf(document.uuid)).map((row) => row.sent_at),
+    ).toEqual([NOW, NOW, NOW + MINUTE, NOW + MINUTE]);
+  });
+
+  it.each([
+    ["answers 503", () => new Response("busy", { status: 503 })],
+    [
+      "applies it and its answer is lost",
+      () => {
+        throw new Error("Network connection lost.");
+      },
+    ],
+    [
+      "redirects",
+      () =>
+        new Response(null, {
+          status: 307,
+          headers: { location: "http://127.0.0.1:9/other" },
+        }),
+    ],
+  ])(
+    "a gate that %s the first time gets it again, then it is sent",
+    async (_, fail) => {
+      let calls = 0;
+      const { world, api, datasetIds } = await setUp(() =>
+        calls++ === 0 ? fail() : new Response("ok"),
+      );
+      const document = await api().issue(minimalRequest());
+      const [id] = await datasetIds(document.uuid);
+      await world.consumeDue(gated());
+      expect(putsFor(world.gate.received, [id as string])).toHaveLength(1);
+      expect(await registrationsOf(document.uuid)).toEqual([
+        expect.objectContaining({ sent_at: null }),
+      ]);
+      // The message comes back after its delay.
+      world.clock.advance(MINUTE);
+      await world.consumeDue(gated());
+      const puts = putsFor(world.gate.received, [id as string]);
+      expect(puts).toHaveLength(2);
+      expect(puts[1]?.body).toBe(puts[0]?.body);
+      expect(await registrationsOf(document.uuid)).toEqual([
+        expect.objectContaining({ sent_at: NOW + MINUTE }),
+      ]);
+    },
+  );
+
+  it("a demo document registers nothing", async () => {
+    const { world } = await setUp();
+    const demo = await demoDocumentsApi(world.request(gated()), freshNetwork());
+    const document = await demo.issue(minimalRequest());
+    expect(await registrationsOf(document.uuid)).toEqual([]);
+    expect(
+      world.queue.waiting.filter(
+        ({ body }) => body.kind === "efti_registration",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("without a gate (the default)", () => {
+  it("an issue, a correction and a deletion write no registration and send nothing", async () => {
+    const { world, api } = await setUp();
+    const original = await api(env).issue(minimalRequest());
+    const corrected = await api(env).rectify(original.uuid, minimalRequest());
+    expect(corrected.status).toBe(200);
+    const correction = (await corrected.json()) as { uuid: string };
+    expect((await api(env).remove(correction.uuid)).status).toBe(204);
+    expect(
+      world.queue.waiting.filter(({ body }) => body.kind !== "outbox"),
+    ).toEqual([]);
+    await world.consumeDue();
+    expect(await registrationsOf(original.uuid)).toEqual([]);
+    expect(await registrationsOf(correction.uuid)).toEqual([]);
+    expect(world.gate.received).toEqual([]);
+  });
+});
+
+describe("EFTI_GATE_URL", () => {
+  const vars = (extra: Record<string, string>) => ({ ...env, ...extra });
+
+  it("is off when empty, and takes a loopback URL outside production", () => {
+    expect(readConfig(vars({})).eftiGate).toBeNull();
+    expect(
+      readConfig(vars({ EFTI_GATE_URL: "http://127.0.0.1:8080/gate/" }))
+        .eftiGate,
+    ).toEqual({ url: "http://127.0.0.1:8080/gate", credential: null });
+    expect(
+      readConfig(
+        vars({
+          EFTI_GATE_URL: "http://localhost:1",
+          EFTI_GATE_CREDENTIAL: "s",
+        }),
+      ).eftiGate,
+    ).toEqual({ url: "http://localhost:1", credential: "s" });
+  });
+
+  it.each([
+    "https://gate.example",
+    "http://10.0.0.1/gate",
+    "ftp://127.0.0.1/",
+    "not a url",
+    "http://127.0.0.1/gate?x=1",
+  ])("refuses %s outside production", (url) => {
+    expect(() => readConfig(vars({ EFTI_GATE_URL: url }))).toThrow(
+      /EFTI_GATE_URL must/,
+    );
+  });
+
+  it("in production takes a public https URL with its credential, nothing else", () => {
+    const production = (extra: Record<string, string>) =>
+      vars({
+        DEPLOYMENT: "production",
+        BASE_URL: "https://deca.example",
+        ...extra,
+      });
+    expect(
+      readConfig(
+        production({
+          EFTI_GATE_URL: "https://gate.example/efti",
+          EFTI_GATE_CREDENTIAL: "secret",
+        }),
+      ).eftiGate,
+    ).toEqual({ url: "https://gate.example/efti", credential: "secret" });
+    expect(() =>
+      readConfig(production({ EFTI_GATE_URL: "https://gate.example" })),
+    ).toThrow(/EFTI_GATE_CREDENTIAL must be set/);
+    for (const url of ["http://gate.example", "https://127.0.0.1/gate"]) {
+      expect(() =>
+        readConfig(
+          production({ EFTI_GATE_URL: url, EFTI_GATE_CREDENTIAL: "secret" }),
+        ),
+      ).toThrow(/EFTI_GATE_URL must be the gate's https:\/\/ URL/);
+    }
+  });
+});

@@ -1,0 +1,208 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { minimalRequest } from "../../../fixtures/requests";
+import { MAX_FOLLOW_UP_BYTES } from "../../../src/domain/documents/efti-gate";
+import { datasetId } from "../../../src/domain/efti/dataset-id";
+import { createCredential } from "../../helpers/credentials";
+import {
+  deletion,
+  demoDocumentsApi,
+  documentsApi,
+  freshNetwork,
+} from "../../helpers/documents-api";
+import { d1Lost, d1Refuses } from "../../helpers/faults";
+import { gateApi, TEST_GATE } from "../../helpers/gate";
+import { shardOf } from "../../helpers/shards";
+import { insertEndpoint, webhookWorld } from "../../helpers/webhooks";
+import { bearer } from "../../helpers/worker";
+
+// POST /efti/v0/consignments/{datasetId}/follow-up (docs/efti.md "Gates"):
+// a gate's text kept beside the document, with the event
+// document.efti_follow_up for its owner in the same batch, listed by the
+// events API and delivered to its webhooks; a retry of the same text is one
+// message and one event, whichever way the first attempt failed.
+
+const NOW = Date.UTC(2026, 10, 24, 9);
+
+beforeEach(() => {
+  // The failures are logged; the tests read the rows.
+  vi.spyOn(console, "error").mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function setUp() {
+  const world = webhookWorld(NOW);
+  const owner = await createCredential();
+  const endpoint = await insertEndpoint(owner.id, {
+    createdAt: NOW,
+    eventTypes: ["document.efti_follow_up"],
+  });
+  const api = documentsApi(world.request(), owner.key);
+  const document = await api.issue(minimalRequest());
+  const ip = freshNetwork();
+  const gate = (bindings?: Env) => gateApi(world.request(bindings), ip);
+  return {
+    world,
+    owner,
+    endpoint,
+    api,
+    document,
+    gate,
+    id: await datasetId(document.uuid, 1),
+  };
+}
+
+interface FollowUpRow {
+  dataset_id: string;
+  shipment: number;
+  message: string;
+  gate: string;
+}
+
+const followUps = async (uuid: string) =>
+  (
+    await shardOf(uuid)
+      .prepare(
+        "SELECT dataset_id, shipment, message, gate FROM efti_follow_ups WHERE document_uuid = ? ORDER BY id",
+      )
+      .bind(uuid)
+      .all<FollowUpRow>()
+  ).results;
+
+const outboxEvents = async (uuid: string) =>
+  (
+    await shardOf(uuid)
+      .prepare(
+        "SELECT dataset_id, shipment, message FROM event_outbox WHERE document_uuid = ? AND type = 'document.efti_follow_up' ORDER BY created_at, id",
+      )
+      .bind(uuid)
+      .all<{ dataset_id: string; shipment: number; message: string }>()
+  ).results;
+
+async function errorCode(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { errors: { code: string }[] };
+  return body.errors[0]?.code;
+}
+
+describe("POST /efti/v0/consignments/{datasetId}/follow-up", () => {
+  it("keeps the message and sends the owner its event, listed and delivered like the others", async () => {
+    const { world, owner, endpoint, document, gate, id } = await setUp();
+    const message = "Control en A-3 km 212: sin infracción. Ελέγχθηκε ✓";
+    const response = await gate().followUp(id, message);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("");
+    expect(await followUps(document.uuid)).toEqual([
+      { dataset_id: id, shipment: 1, message, gate: TEST_GATE },
+    ]);
+
+    await world.consumeDue();
+    const listed = await world.request()(
+      `/api/v1/events?document_uuid=${document.uuid}&type=document.efti_follow_up`,
+      bearer(owner.key),
+    );
+    expect(listed.status).toBe(200);
+    const { data } = (await listed.json()) as {
+      data: { id: string; type: string; data: Record<string, unknown> }[];
+    };
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
+      type: "document.efti_follow_up",
+      environment: "test",
+      data: {
+        uuid: document.uuid,
+        reference: document.reference,
+        rectifies_uuid: null,
+        created_at: document.created_at,
+        transport_date: "2026-11-21",
+        dataset_id: id,
+        shipment: 1,
+        message,
+      },
+    });
+    const delivered = world.receiver.received.filter(
+      (delivery) => delivery.id === data[0]?.id,
+    );
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]?.url).toContain("receiver.test");
+    expect(JSON.parse(delivered[0]?.body ?? "{}")).toEqual(data[0]);
+    expect(endpoint.id).toMatch(/^we_/);
+  });
+
+  it("keeps one message and one event when a gate sends the same text again; another text is another", async () => {
+    const { document, gate, id } = await setUp();
+    expect((await gate().followUp(id, "Primero")).status).toBe(200);
+    expect((await gate().followUp(id, "Primero")).status).toBe(200);
+    expect((await gate().followUp(id, "Segundo")).status).toBe(200);
+    expect((await followUps(document.uuid)).map((row) => row.message)).toEqual([
+      "Primero",
+      "Segundo",
+    ]);
+    // Both events of the same millisecond: in any order.
+    expect(
+      (await outboxEvents(document.uuid)).map((row) => row.message).sort(),
+    ).toEqual(["Primero", "Segundo"]);
+  });
+
+  it("refuses what is not text/plain (415), over the limit (413), empty or not UTF-8 (400)", async () => {
+    const { document, gate, id } = await setUp();
+    for (const type of [
+      "application/json",
+      "text/html",
+      "text/plain; charset=iso-8859-1",
+      null,
+    ]) {
+      // Bytes: a text body would be labelled text/plain by fetch itself.
+      const body = new TextEncoder().encode("hola");
+      const response = await gate().followUp(id, body, type);
+      expect(await errorCode(response, 415)).toBe("FOLLOW_UP_NOT_TEXT");
+    }
+    const tooLong = await gate().followUp(
+      id,
+      "x".repeat(MAX_FOLLOW_UP_BYTES + 1),
+    );
+    expect(await errorCode(tooLong, 413)).toBe("PAYLOAD_TOO_LARGE");
+    // At the limit exactly, in bytes of UTF-8.
+    const longest = `${"é".repeat(MAX_FOLLOW_UP_BYTES / 2 - 1)}ok`;
+    expect((await gate().followUp(id, longest)).status).toBe(200);
+    for (const body of ["", "  \n", new Uint8Array([0x68, 0xff, 0x6f])]) {
+      const response = await gate().followUp(id, body, "text/plain");
+      expect(await errorCode(response, 400)).toBe("INVALID_FOLLOW_UP");
+    }
+    expect(await followUps(document.uuid)).toHaveLength(1);
+  });
+
+  it("is 404 for a deleted, a demo or an unknown consignment, and keeps nothing", async () => {
+    const { world, api, gate } = await setUp();
+    const doomed = await api.issue(minimalRequest());
+    expect((await api.remove(doomed.uuid, deletion())).status).toBe(204);
+    const demo = await (
+      await demoDocumentsApi(world.request(), freshNetwork())
+    ).issue(minimalRequest());
+    for (const uuid of [doomed.uuid, demo.uuid]) {
+      const response = await gate().followUp(await datasetId(uuid, 1), "hola");
+      expect(await errorCode(response, 404)).toBe("NOT_FOUND");
+      expect(await followUps(uuid)).toEqual([]);
+    }
+  });
+});
+
+describe("a follow-up's batch that fails", () => {
+  for (const [fault, bindings] of [
+    ["before it is applied", d1Refuses],
+    ["after it is applied, its answer lost", d1Lost],
+  ] as const) {
+    it(`${fault}: the gate's retry leaves one message and one event`, async () => {
+      const { document, gate, id } = await setUp();
+      const failed = await gate(
+        bindings(/insert into "efti_follow_ups"/),
+      ).followUp(id, "Reintento");
+      expect(failed.status).toBe(503);
+      expect((await gate().followUp(id, "Reintento")).status).toBe(200);
+      expect(await followUps(document.uuid)).toHaveLength(1);
+      expect(await outboxEvents(document.uuid)).toHaveLength(1);
+    });
+  }
+});

@@ -1,0 +1,423 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { groupedRequest, minimalRequest } from "../../../fixtures/requests";
+import { consignmentWithId } from "../../../src/domain/efti/consignment";
+import { datasetId } from "../../../src/domain/efti/dataset-id";
+import type { SubsetId } from "../../../src/domain/efti/schema-facts.generated";
+import { consignmentXml, subsetOf } from "../../../src/domain/efti/subsets";
+import { GATE_REFUSALS_KEPT } from "../../../src/domain/operations/gate-calls";
+import type { DocumentData } from "../../../src/schemas/document-request";
+import { createCredential } from "../../helpers/credentials";
+import {
+  type DocumentResultBody,
+  deletion,
+  demoDocumentsApi,
+  documentsApi,
+  freshNetwork,
+} from "../../helpers/documents-api";
+import { d1Refuses } from "../../helpers/faults";
+import { gateApi, gateKey, gateKeyring, TEST_GATE } from "../../helpers/gate";
+import { declaredGateOperations } from "../../helpers/gate-contract";
+import { opsClient, supportSecret } from "../../helpers/ops";
+import {
+  bearer,
+  callWithClock,
+  fixedClock,
+  fromIp,
+} from "../../helpers/worker";
+
+// The eFTI platform interface for gates (docs/efti.md "Gates"): a
+// consignment by dataset id reduced to the subsets asked, the follow-up, the
+// gate's key and allow-list, and the audit trail of every request. Each
+// answer is checked against the vendored platform-api-for-gate.yaml
+// (test/helpers/gate-contract.ts) or the error body.
+
+const HOUR = 3_600_000;
+const NOW = Date.UTC(2026, 10, 24, 8);
+
+interface GateCallRow {
+  id: number;
+  request_id: string;
+  gate_request_id: string | null;
+  dataset_id: string;
+  subsets: string[];
+  gate: string | null;
+  client_ip: string;
+  status: number | null;
+  started_at: string;
+  finished_at: string | null;
+}
+
+/** The trail's rows of one dataset id, newest first, through the operations API. */
+async function gateCalls(
+  dataset: string,
+  query = "",
+): Promise<{ data: GateCallRow[]; has_more: boolean }> {
+  const response = await opsClient()(
+    `/ops/v1/efti/gate-calls?dataset_id=${encodeURIComponent(dataset)}${query}`,
+  );
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+async function setup(bindings: Env = env) {
+  const clock = fixedClock(NOW);
+  const request = callWithClock(clock, bindings);
+  const owner = await createCredential();
+  const api = documentsApi(request, owner.key);
+  const document = await api.issue(minimalRequest());
+  const ip = freshNetwork();
+  return {
+    clock,
+    request,
+    owner,
+    api,
+    document,
+    ip,
+    gate: gateApi(request, ip),
+    id: await datasetId(document.uuid, 1),
+  };
+}
+
+/** What the gate should be answered: the export of `id` reduced to `subsets`. */
+async function expectedXml(
+  document: DocumentResultBody,
+  id: string,
+  subsets: SubsetId[],
+): Promise<string> {
+  const consignment = await consignmentWithId(
+    {
+      uuid: document.uuid,
+      rectifiesUuid: document.rectifies_uuid,
+      data: document.data as DocumentData,
+    },
+    id,
+  );
+  if (!consignment) throw new Error(`no dataset ${id}`);
+  return consignmentXml(subsetOf(consignment.root, subsets));
+}
+
+async function xmlIn(response: Response): Promise<string> {
+  expect(response.status).toBe(200);
+  expect(response.headers.get("Content-Type")).toBe(
+    "application/xml; charset=utf-8",
+  );
+  expect(response.headers.get("Cache-Control")).toBe("no-store, private");
+  return response.text();
+}
+
+async function errorCode(response: Response, status: number) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { errors: { code: string }[] };
+  return body.errors[0]?.code;
+}
+
+describe("GET /efti/v0/consignments/{datasetId}", () => {
+  it("answers the consignment reduced to the subsets asked, as application/xml", async () => {
+    const { gate, document, id } = await setup();
+    expect(await xmlIn(await gate.get(id))).toBe(
+      await expectedXml(document, id, ["ES01"]),
+    );
+    expect(await xmlIn(await gate.get(id, "?subsetId=identifier"))).toBe(
+      await expectedXml(document, id, ["identifier"]),
+    );
+    const both = await xmlIn(
+      await gate.get(id, "?subsetId=ES01&subsetId=identifier&subsetId=ES01"),
+    );
+    expect(both).toBe(await expectedXml(document, id, ["ES01", "identifier"]));
+    expect(await xmlIn(await gate.get(id, "?subsetId=identifier,ES01"))).toBe(
+      both,
+    );
+    expect(both).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<consignment xmlns="http:\/\/efti.eu\/v1\/consignment\/common">/,
+    );
+    // A dataset id in capitals is the same one.
+    expect(await xmlIn(await gate.get(id.toUpperCase()))).toBe(
+      await expectedXml(document, id, ["ES01"]),
+    );
+  });
+
+  it("serves each shipment of a grouped document by its own dataset id", async () => {
+    const { api, gate } = await setup();
+    const grouped = await api.issue(groupedRequest(3));
+    for (const shipment of [1, 2, 3]) {
+      const id = await datasetId(grouped.uuid, shipment);
+      expect(await xmlIn(await gate.get(id))).toBe(
+        await expectedXml(grouped, id, ["ES01"]),
+      );
+    }
+    // Shipment 4 of a document of 3 names no consignment.
+    const beyond = await datasetId(grouped.uuid, 4);
+    expect(await errorCode(await gate.get(beyond), 404)).toBe("NOT_FOUND");
+  });
+
+  it("refuses a missing or unknown subsetId with 400 INVALID_SUBSET_ID", async () => {
+    const { gate, id } = await setup();
+    for (const query of [
+      "",
+      "?subsetId=",
+      "?subsetId=ES06",
+      "?subsetId=ES01&subsetId=es02",
+      "?subsetId=ES01,",
+      "?subset=ES01",
+    ]) {
+      const response = await gate.get(id, query);
+      expect(await errorCode(response, 400)).toBe("INVALID_SUBSET_ID");
+    }
+  });
+
+  it("sees a document as its QR link does: any owner, no 24-hour window, a rectified version; never a deleted, demo, unknown or malformed one", async () => {
+    const { clock, api, gate, document, id, request } = await setup();
+    // Past the owner's read window: the owner's own GET is 404, the gate's 200.
+    clock.advance(30 * 24 * HOUR);
+    expect((await api.get(document.uuid)).status).toBe(404);
+    expect((await gate.get(id)).status).toBe(200);
+
+    // A rectified version is still served, as its QR link is; and its correction.
+    clock.set(NOW);
+    const fresh = await api.issue(minimalRequest());
+    const rectified = await api.rectify(fresh.uuid, minimalRequest());
+    expect(rectified.status).toBe(200);
+    const correction = (await rectified.json()) as DocumentResultBody;
+    expect((await gate.get(await datasetId(fresh.uuid, 1))).status).toBe(200);
+    expect((await gate.get(await datasetId(correction.uuid, 1))).status).toBe(
+      200,
+    );
+
+    // Deleted: 404.
+    const doomed = await api.issue(minimalRequest());
+    expect((await api.remove(doomed.uuid, deletion())).status).toBe(204);
+    const gone = await gate.get(await datasetId(doomed.uuid, 1));
+    expect(await errorCode(gone, 404)).toBe("NOT_FOUND");
+
+    // Demo: 404.
+    const demo = await (await demoDocumentsApi(request, freshNetwork())).issue(
+      minimalRequest(),
+    );
+    const demoId = await datasetId(demo.uuid, 1);
+    expect(await errorCode(await gate.get(demoId), 404)).toBe("NOT_FOUND");
+
+    // Unknown (the right bucket and millisecond, another hash) and malformed.
+    const unknown = `${id.slice(0, 24)}${id.slice(24) === "000000000000" ? "111111111111" : "000000000000"}`;
+    for (const other of [unknown, "not-a-dataset-id", id.slice(0, 35)]) {
+      expect(await errorCode(await gate.get(other), 404)).toBe("NOT_FOUND");
+    }
+  });
+});
+
+describe("who may call /efti/v0", () => {
+  it("is nobody without GATE_KEYRING: every path 404, the gate's key too", async () => {
+    const { GATE_KEYRING: _, ...withoutKeyring } = env;
+    const { gate, id } = await setup(withoutKeyring as Env);
+    expect(await errorCode(await gate.get(id), 404)).toBe("NOT_FOUND");
+    expect(await errorCode(await gate.followUp(id, "hola"), 404)).toBe(
+      "NOT_FOUND",
+    );
+    expect((await gateCalls(id)).data).toEqual([]);
+  });
+
+  it("refuses every other credential with 401 GATE_UNAUTHENTICATED: none, a customer key, a demo token, the support secret, a wrong key", async () => {
+    const { request, ip, owner, id } = await setup();
+    const demoKey = await (async () => {
+      const response = await request("/api/v1/demo/tokens", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "CF-Connecting-IP": freshNetwork(),
+        },
+        body: "{}",
+      });
+      return ((await response.json()) as { token: string }).token;
+    })();
+    const presented = [
+      null,
+      owner.key,
+      demoKey,
+      supportSecret(),
+      btoa("another-gate".padEnd(32, "0")),
+      `${gateKey()}x`,
+    ];
+    for (const key of presented) {
+      const response = await gateApi(request, ip, key).get(id);
+      expect(await errorCode(response, 401)).toBe("GATE_UNAUTHENTICATED");
+      expect(response.headers.get("WWW-Authenticate")).toBe("Bearer");
+    }
+    const rows = (await gateCalls(id)).data;
+    expect(rows).toHaveLength(presented.length);
+    for (const row of rows) {
+      expect(row).toMatchObject({
+        dataset_id: id,
+        subsets: ["ES01"],
+        gate: null,
+        client_ip: ip,
+        status: 401,
+      });
+    }
+  });
+
+  it("is refused on /api/v1 and /ops/v1 with the gate's key", async () => {
+    const { request } = await setup();
+    expect((await request("/api/v1/documents", bearer(gateKey()))).status).toBe(
+      401,
+    );
+    expect(
+      (await opsClient()("/ops/v1/calls", { secret: gateKey() })).status,
+    ).toBe(401);
+  });
+
+  it("takes every version of the keyring, each naming its gate in the trail", async () => {
+    const keyring = gateKeyring({
+      "es-gate.2027-07": "first-gate-key",
+      "es-gate.2028-01": "second-gate-key",
+    });
+    const { request, ip, id } = await setup({ ...env, GATE_KEYRING: keyring });
+    for (const version of ["es-gate.2027-07", "es-gate.2028-01"]) {
+      const response = await gateApi(
+        request,
+        ip,
+        gateKey(keyring, version),
+      ).get(id);
+      expect(response.status).toBe(200);
+    }
+    expect((await gateCalls(id)).data.map((row) => row.gate)).toEqual([
+      "es-gate.2028-01",
+      "es-gate.2027-07",
+    ]);
+  });
+
+  it("answers only the IPs of GATE_ALLOWED_IPS when set: another is 403 GATE_IP_NOT_ALLOWED, a row of the trail", async () => {
+    const allowed = freshNetwork();
+    const { request, id } = await setup({
+      ...env,
+      GATE_ALLOWED_IPS: `203.0.113.9, ${allowed}`,
+    });
+    expect((await gateApi(request, allowed).get(id)).status).toBe(200);
+    const other = freshNetwork();
+    const refused = await gateApi(request, other).get(id);
+    expect(await errorCode(refused, 403)).toBe("GATE_IP_NOT_ALLOWED");
+    const [last] = (await gateCalls(id)).data;
+    expect(last).toMatchObject({ gate: null, client_ip: other, status: 403 });
+  });
+
+  it(`keeps ${GATE_REFUSALS_KEPT.limit} refusals a minute of one network in the trail; beyond, 429 GATE_RATE_LIMITED and a log line only`, async () => {
+    const { request, id } = await setup();
+    const network = freshNetwork();
+    const guesser = gateApi(request, network, "guess");
+    for (let i = 0; i < GATE_REFUSALS_KEPT.limit; i++) {
+      expect((await guesser.get(id)).status).toBe(401);
+    }
+    const flooded = await guesser.get(id);
+    expect(await errorCode(flooded, 429)).toBe("GATE_RATE_LIMITED");
+    expect(Number(flooded.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await gateApi(request, network, null).get(id)).status).toBe(429);
+    const rows = (await gateCalls(id, "&limit=100")).data;
+    expect(rows.filter((row) => row.client_ip === network)).toHaveLength(
+      GATE_REFUSALS_KEPT.limit,
+    );
+  });
+});
+
+describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
+  it("has a row for every request, its gate, subsets, status, newest first, in pages", async () => {
+    const { gate, id, ip } = await setup();
+    await gate.get(id);
+    await gate.get(id, "?subsetId=ES01&subsetId=identifier");
+    await gate.get(id, "?subsetId=ES99");
+    await gate.followUp(id, "Control en A-3.");
+    const { data, has_more } = await gateCalls(id);
+    expect(has_more).toBe(false);
+    expect(
+      data.map(({ subsets, status, gate: by }) => ({ subsets, status, by })),
+    ).toEqual([
+      { subsets: [], status: 200, by: TEST_GATE },
+      { subsets: ["ES99"], status: 400, by: TEST_GATE },
+      { subsets: ["ES01", "identifier"], status: 200, by: TEST_GATE },
+      { subsets: ["ES01"], status: 200, by: TEST_GATE },
+    ]);
+    for (const row of data) {
+      expect(row.dataset_id).toBe(id);
+      expect(row.client_ip).toBe(ip);
+      expect(row.request_id).toMatch(/^req_[0-9A-Za-z]{24}$/);
+      expect(row.started_at).toBe(new Date(NOW).toISOString());
+      expect(row.finished_at).toBe(new Date(NOW).toISOString());
+    }
+    const first = await gateCalls(id, "&limit=3");
+    expect(first.data.map((row) => row.id)).toEqual(
+      data.slice(0, 3).map((row) => row.id),
+    );
+    expect(first.has_more).toBe(true);
+    const rest = await gateCalls(
+      id,
+      `&limit=3&starting_after=${first.data.at(-1)?.id}`,
+    );
+    expect(rest).toEqual({ data: data.slice(3), has_more: false });
+  });
+
+  it("keeps the gate's own id of each request: its requestId parameter, else its X-Request-Id header", async () => {
+    const { gate, id, request, ip } = await setup();
+    await gate.get(id, "?subsetId=ES01&requestId=gate-req-0001");
+    await fromIp(request, ip)(`/efti/v0/consignments/${id}?subsetId=ES01`, {
+      headers: {
+        Authorization: `Bearer ${gateKey()}`,
+        "X-Request-Id": "gate-req-0002",
+      },
+    });
+    await gate.get(id, `?subsetId=ES01&requestId=${"x".repeat(100)}`);
+    await gate.get(id);
+    const { data } = await gateCalls(id);
+    expect(data.map((row) => [row.gate_request_id, row.status])).toEqual([
+      [null, 200],
+      ["x".repeat(64), 200],
+      ["gate-req-0002", 200],
+      ["gate-req-0001", 200],
+    ]);
+  });
+
+  it("serves nothing when the request cannot be recorded: 503, no consignment", async () => {
+    const { id, ip, clock } = await setup();
+    const request = callWithClock(
+      clock,
+      d1Refuses(/insert into "efti_gate_calls"/),
+    );
+    const response = await gateApi(request, ip).get(id);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect((await gateCalls(id)).data).toEqual([]);
+  });
+
+  it("refuses a malformed query with 422", async () => {
+    for (const query of [
+      "?limit=0",
+      "?starting_after=abc",
+      "?limit=1&limit=2",
+    ]) {
+      expect(
+        (await opsClient()(`/ops/v1/efti/gate-calls${query}`)).status,
+      ).toBe(422);
+    }
+  });
+});
+
+describe("the answers, against platform-api-for-gate.yaml", () => {
+  it("are served for each operation it declares, with the statuses it declares", async () => {
+    const { gate, id } = await setup();
+    const operations = declaredGateOperations();
+    expect(operations).toEqual([
+      {
+        path: "/v0/consignments/{datasetId}",
+        method: "get",
+        statuses: ["200"],
+      },
+      {
+        path: "/v0/consignments/{datasetId}/follow-up",
+        method: "post",
+        statuses: ["200"],
+      },
+    ]);
+    // Each call below is checked against the file by the test helpers.
+    expect((await gate.get(id)).status).toBe(200);
+    expect((await gate.followUp(id, "Vehículo inmovilizado.")).status).toBe(
+      200,
+    );
+  });
+});
