@@ -20,6 +20,7 @@ import { configWithVars } from "./lib/dev-config";
 import { ensureDevVars, readDevVars } from "./lib/dev-vars";
 import type { OpsClient } from "./lib/ops-client";
 import { withOps } from "./lib/ops-target";
+import { noteRunningService } from "./lib/running-service";
 import { migrateShards } from "./lib/shards";
 import { API_CONFIG, EDGE_CONFIG } from "./lib/workers";
 import { uploadFonts } from "./upload-fonts";
@@ -158,11 +159,13 @@ async function main(): Promise<void> {
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     },
   );
+  // The key tool and the shard tool then work through this service.
+  const forget = await noteRunningService(stateDir, Number(port));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => wrangler.kill(signal));
   }
   wrangler.on("exit", async (code) => {
-    await api.remove();
+    await Promise.all([api.remove(), forget()]);
     process.exit(code ?? 0);
   });
 }

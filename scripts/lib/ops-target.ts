@@ -2,10 +2,12 @@
 // https://…`, the secret from DECA_SUPPORT_SECRET), a running `npm start`
 // (`--url http://127.0.0.1:8787`, the secret from .dev.vars), or, without
 // --url, the local state itself, started or not: the Worker run for the call
-// by wrangler on that state folder. One client for all three.
+// by wrangler on that state folder, or the `npm start` that serves it when
+// one runs. One client for all three.
 import { localSupportSecret } from "./dev-vars";
 import { startLocalWorker } from "./local-worker";
 import { type OpsClient, opsClient } from "./ops-client";
+import { runningServiceOrigin } from "./running-service";
 
 export const SUPPORT_SECRET_VARIABLE = "DECA_SUPPORT_SECRET";
 
@@ -23,7 +25,8 @@ async function supportSecretFor(url: URL): Promise<string> {
 
 /**
  * Runs `work` with a client of the Worker at `url`, or, without one, of the
- * Worker run locally on the state in `persistTo` (.wrangler/state).
+ * `npm start` serving the state in `persistTo` (.wrangler/state), or else of
+ * a Worker run locally on that state for the call.
  */
 export async function withOps<T>(
   target: { url?: string | undefined; persistTo?: string | undefined },
@@ -36,10 +39,11 @@ export async function withOps<T>(
     );
   }
   const secret = await localSupportSecret();
-  const worker = await startLocalWorker(
-    "wrangler.toml",
-    target.persistTo ?? ".wrangler/state",
-  );
+  const persistTo = target.persistTo ?? ".wrangler/state";
+  // The running service's answer is the state's: no second Worker on its files.
+  const running = await runningServiceOrigin(persistTo);
+  if (running) return work(opsClient({ url: running, secret }));
+  const worker = await startLocalWorker("wrangler.toml", persistTo);
   try {
     return await work(opsClient({ url: worker.origin, secret }));
   } finally {
