@@ -6,13 +6,13 @@ import {
   listGateCalls,
   recordGateCall,
 } from "../../db/efti-gate-calls";
-import { deleteRowsBefore } from "../../db/old-rows";
 import { DomainError } from "../../errors";
 import type { GateCallList } from "../../schemas/ops";
-import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
+import type { QueryBudget } from "../cron-budget";
 import { demoNetwork } from "../demo/demo-network";
 import type { RateLimit, RateLimits } from "../rate-limits";
 import { directoryShard } from "../shard-routing";
+import { pruneTrail } from "./prune-trail";
 
 // The audit trail of the eFTI gates' interface (docs/efti.md "Gates"), in
 // the directory shard beside the operations API's: every request, answered
@@ -21,7 +21,6 @@ import { directoryShard } from "../shard-routing";
 
 /** How long a gate's request stays in the trail (docs/efti.md): two years. */
 export const GATE_CALLS_KEPT_DAYS = 2 * 365;
-const KEPT_MS = GATE_CALLS_KEPT_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * The refusals (401, 403) one network (an IPv4 address, an IPv6 /64) may
@@ -29,9 +28,6 @@ const KEPT_MS = GATE_CALLS_KEPT_DAYS * 24 * 60 * 60 * 1000;
  * only, so that a flood of guesses cannot write without bound.
  */
 export const GATE_REFUSALS_KEPT: RateLimit = { limit: 20, windowMs: 60_000 };
-
-// A round: one statement that finds and removes the oldest requests.
-const PRUNE_ROUND: RoundCost = { look: 1, fixed: 0, perRow: 0, rows: 500 };
 
 interface AuditServices {
   shards: readonly Database[];
@@ -148,26 +144,9 @@ export async function gateCallPage(
   };
 }
 
-/**
- * Removes the requests older than GATE_CALLS_KEPT_DAYS, in rounds while
- * `budget` lasts; the next run continues. The number removed.
- */
+/** Removes the requests older than GATE_CALLS_KEPT_DAYS (pruneTrail). */
 export const pruneGateCalls = (
   services: AuditServices,
   budget: QueryBudget,
 ): Promise<number> =>
-  inRounds(
-    budget,
-    [directoryShard(services.shards)],
-    services.clock.now(),
-    PRUNE_ROUND,
-    async (db, limit) => {
-      const removed = await deleteRowsBefore(
-        db,
-        "efti_gate_calls",
-        services.clock.now() - KEPT_MS,
-        limit,
-      );
-      return { found: removed, finished: removed };
-    },
-  );
+  pruneTrail(services, budget, "efti_gate_calls", GATE_CALLS_KEPT_DAYS);

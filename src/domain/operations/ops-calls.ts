@@ -1,14 +1,14 @@
 import type { Clock } from "../../clock";
 import { toIsoTime } from "../../clock";
 import type { Database } from "../../db/client";
-import { deleteRowsBefore } from "../../db/old-rows";
 import {
   finishOpsCall,
   latestOpsCalls,
   recordOpsCall,
 } from "../../db/ops-calls";
-import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
+import type { QueryBudget } from "../cron-budget";
 import { directoryShard } from "../shard-routing";
+import { pruneTrail } from "./prune-trail";
 
 // The audit trail of the operations API, in the directory shard: a row when
 // a call with the support secret arrives (before it may change anything),
@@ -16,10 +16,6 @@ import { directoryShard } from "../shard-routing";
 
 /** How long a call stays in the trail (docs/operations.md): a quarter's audits. */
 export const OPS_CALLS_KEPT_DAYS = 90;
-const KEPT_MS = OPS_CALLS_KEPT_DAYS * 24 * 60 * 60 * 1000;
-
-// A round: one statement that finds and removes the oldest calls.
-const PRUNE_ROUND: RoundCost = { look: 1, fixed: 0, perRow: 0, rows: 500 };
 
 interface AuditServices {
   shards: readonly Database[];
@@ -62,26 +58,9 @@ export async function latestCalls(services: AuditServices, limit: number) {
   }));
 }
 
-/**
- * Removes the calls older than OPS_CALLS_KEPT_DAYS, in rounds while `budget`
- * lasts; the next run continues. The number removed.
- */
+/** Removes the calls older than OPS_CALLS_KEPT_DAYS (pruneTrail). */
 export const pruneOpsCalls = (
   services: AuditServices,
   budget: QueryBudget,
 ): Promise<number> =>
-  inRounds(
-    budget,
-    [directoryShard(services.shards)],
-    services.clock.now(),
-    PRUNE_ROUND,
-    async (db, limit) => {
-      const removed = await deleteRowsBefore(
-        db,
-        "ops_calls",
-        services.clock.now() - KEPT_MS,
-        limit,
-      );
-      return { found: removed, finished: removed };
-    },
-  );
+  pruneTrail(services, budget, "ops_calls", OPS_CALLS_KEPT_DAYS);
