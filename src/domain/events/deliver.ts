@@ -202,7 +202,7 @@ export async function deliverIfDue(
     events: [key.eventId],
   });
   const { delivery, event, endpoint } = await findDelivery(home, key);
-  if (!delivery || delivery.status !== "pending") return;
+  if (delivery?.status !== "pending") return;
   const now = services.clock.now();
   if (
     delivery.nextAttemptAt === null ||
