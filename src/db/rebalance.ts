@@ -296,12 +296,12 @@ export async function pageOfTable(
   return results;
 }
 
-/** Copies `rows` of `table` into `db`, merging them into copies already there. */
-export async function copyRows(
+/** The statement that copies `rows` of `table` into `db`, merging them into copies already there. */
+function copyStatement(
   db: Database,
   table: MovedTable,
   rows: readonly MovedRow[],
-): Promise<void> {
+): D1PreparedStatement {
   const { columns, onConflict } = MOVES[table];
   const list = columns.join(", ");
   const values = columns.map(field).join(", ");
@@ -313,7 +313,35 @@ export async function copyRows(
            .join(" AND ")})`
       : // WHERE true: SQLite's parser needs it before an upsert's ON CONFLICT.
         `INSERT INTO ${table} (${list}) SELECT ${values} FROM json_each(?) j WHERE true ${onConflict}`;
-  await db.$client.prepare(query).bind(JSON.stringify(rows)).run();
+  return db.$client.prepare(query).bind(JSON.stringify(rows));
+}
+
+/** Copies `rows` of `table` into `db`, merging them into copies already there. */
+export async function copyRows(
+  db: Database,
+  table: MovedTable,
+  rows: readonly MovedRow[],
+): Promise<void> {
+  await copyStatement(db, table, rows).run();
+}
+
+/** The statement that deletes from `db` those of `rows` still exactly as read, returning their rowids. */
+function deleteUnchangedStatement(
+  db: Database,
+  table: MovedTable,
+  rows: readonly MovedRow[],
+): D1PreparedStatement {
+  const same = MOVES[table].columns
+    .map((column) => `t.${column} IS ${field(column)}`)
+    .join(" AND ");
+  return db.$client
+    .prepare(
+      `DELETE FROM ${table} WHERE rowid IN (
+         SELECT t.rowid FROM ${table} t JOIN json_each(?) j ON t.rowid = ${field("_rowid")}
+         WHERE ${same})
+       RETURNING rowid AS _rowid`,
+    )
+    .bind(JSON.stringify(rows));
 }
 
 /**
@@ -325,19 +353,62 @@ export async function deleteUnchangedRows(
   table: MovedTable,
   rows: readonly MovedRow[],
 ): Promise<number[]> {
-  const same = MOVES[table].columns
-    .map((column) => `t.${column} IS ${field(column)}`)
-    .join(" AND ");
-  const { results } = await db.$client
-    .prepare(
-      `DELETE FROM ${table} WHERE rowid IN (
-         SELECT t.rowid FROM ${table} t JOIN json_each(?) j ON t.rowid = ${field("_rowid")}
-         WHERE ${same})
-       RETURNING rowid AS _rowid`,
-    )
-    .bind(JSON.stringify(rows))
-    .all<{ _rowid: number }>();
+  const { results } = await deleteUnchangedStatement(db, table, rows).all<{
+    _rowid: number;
+  }>();
   return results.map((row) => row._rowid);
+}
+
+/** Some rows of one table: those whose `column` holds one of `values`. */
+export interface RowSelection {
+  table: MovedTable;
+  column: string;
+  values: readonly string[];
+}
+
+/** The rows of a table that a move takes together. */
+export interface TableRows {
+  table: MovedTable;
+  rows: MovedRow[];
+}
+
+/**
+ * Moves the rows `selections` pick from `source` to `target` as the mover
+ * moves a page (read; copy, merged; delete where still as read), each step
+ * one batch, and nothing more when `source` holds none of them. A request
+ * uses it to bring a few rows it is about to work on ahead of the mover
+ * (src/domain/row-homes.ts); whatever fails in between leaves them in
+ * both, which the mover's next pass settles.
+ */
+export async function moveRowsAhead(
+  source: Database,
+  target: Database,
+  selections: readonly RowSelection[],
+): Promise<void> {
+  const read = selections.map(({ table, column, values }) =>
+    source.$client
+      .prepare(
+        `SELECT rowid AS _rowid, * FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`,
+      )
+      .bind(JSON.stringify(values)),
+  );
+  const found = (await source.$client.batch<MovedRow>(read))
+    .map(
+      ({ results }, index): TableRows => ({
+        table: (selections[index] as RowSelection).table,
+        rows: results,
+      }),
+    )
+    .filter(({ rows }) => rows.length > 0);
+  if (found.length === 0) return;
+  await target.$client.batch(
+    found.map(({ table, rows }) => copyStatement(target, table, rows)),
+  );
+  await source.$client.batch(
+    found.map(({ table, rows }) =>
+      deleteUnchangedStatement(source, table, rows),
+    ),
+  );
 }
 
 /** Copies organizations of `from` after rowid `after` into `to`; the last rowid read, null at the end. */

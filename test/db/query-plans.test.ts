@@ -99,6 +99,7 @@ import {
   deleteUnchangedRows,
   MOVES,
   type MovedTable,
+  moveRowsAhead,
   pageOfTable,
 } from "../../src/db/rebalance";
 import { type DocumentRow, documents, events } from "../../src/db/schema";
@@ -593,6 +594,15 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }
   },
   copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
+  // The reads a request sends for the rows it brings ahead (none here: its
+  // copy and delete are copyRows' and deleteUnchangedRows' statements).
+  moveRowsAhead: (db) =>
+    moveRowsAhead(db, db, [
+      { table: "webhook_endpoints", column: "credential_id", values: ["none"] },
+      { table: "events", column: "id", values: ["evt_none"] },
+      { table: "webhook_deliveries", column: "event_id", values: ["evt_none"] },
+      { table: "webhook_attempts", column: "event_id", values: ["evt_none"] },
+    ]),
   findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
   findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
   markRegistrationsSent: async (db) =>

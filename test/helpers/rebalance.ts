@@ -45,7 +45,7 @@ const bucketMoves = (bucket: number): boolean =>
 export async function keyOnTwoShards(
   organization: string,
   homeMoving = false,
-): Promise<{ key: string; organizationId: string }> {
+): Promise<{ key: string; organizationId: string; credentialId: string }> {
   for (;;) {
     const response = await opsClient(twoShards)(
       "/ops/v1/keys",
@@ -61,7 +61,11 @@ export async function keyOnTwoShards(
       environment: "test",
     });
     if (!homeMoving || bucketMoves(home)) {
-      return { key: issued.key, organizationId: issued.organization_id };
+      return {
+        key: issued.key,
+        organizationId: issued.organization_id,
+        credentialId: issued.credential_id,
+      };
     }
   }
 }

@@ -15,9 +15,8 @@ import {
 import { logFailure } from "../../failure-log";
 import { grouped } from "../grouped";
 import type { Services } from "../services";
-import { findMoving } from "../shard-routing";
 import { DISABLE_AFTER_MS, RETRY_FOR_MS, retryDelayMs } from "./backoff";
-import { eventsHome } from "./home";
+import { homeHolding } from "./home";
 import { webhookRequest } from "./webhook-request";
 
 export type DeliveryServices = Pick<
@@ -199,16 +198,11 @@ export async function deliverIfDue(
   message: DeliveryKey & { credentialId: string },
 ): Promise<void> {
   const key = keyOf(message);
-  const found = await findMoving(
-    services,
-    eventsHome(message.credentialId),
-    async (db) => {
-      const rows = await findDelivery(db, key);
-      return rows.delivery ? rows : null;
-    },
-  );
-  const delivery = found?.found.delivery;
-  if (!found || !delivery || delivery.status !== "pending") return;
+  const home = await homeHolding(services, [message.credentialId], {
+    events: [key.eventId],
+  });
+  const { delivery, event, endpoint } = await findDelivery(home, key);
+  if (delivery?.status !== "pending") return;
   const now = services.clock.now();
   if (
     delivery.nextAttemptAt === null ||
@@ -216,12 +210,9 @@ export async function deliverIfDue(
   ) {
     return;
   }
-  const { event, endpoint } = found.found;
   if (!event || !endpoint?.enabled) {
-    await failDelivery(found.shard, key, now);
+    await failDelivery(home, key, now);
     return;
   }
-  await attemptDeliveries(services, [
-    { home: found.shard, delivery, event, endpoint },
-  ]);
+  await attemptDeliveries(services, [{ home, delivery, event, endpoint }]);
 }
