@@ -38,7 +38,7 @@ export const whileMoving = (bindings: Env = env): Env => ({
 });
 
 /** Whether a bucket's rows move: its shard among four is not the one among two. */
-const bucketMoves = (bucket: number): boolean =>
+export const bucketMoves = (bucket: number): boolean =>
   shardOfBucket(bucket, 4) !== shardOfBucket(bucket, FROM);
 
 /** A key issued on two shards, with its organization; with `homeMoving`, one whose list moves to another home shard. */
