@@ -640,7 +640,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
         outcome: {
           status: "pending",
           nextAttemptAt: NOW + 5000,
-          disableIfFailingSince: NOW,
+          endpoint: { disableIfFailingSince: NOW },
         },
       },
       {
@@ -648,7 +648,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
         outcome: {
           status: "delivered",
           nextAttemptAt: null,
-          disableIfFailingSince: null,
+          endpoint: "delivered",
         },
       },
     ]);

@@ -12,6 +12,7 @@ import {
   qrPath,
 } from "../helpers/documents-api";
 import { shards } from "../helpers/shards";
+import { webhookEndpointsApi } from "../helpers/webhook-endpoints";
 import {
   insertEndpoint,
   type QueuedMessage,
@@ -397,6 +398,75 @@ describe("webhook deliveries", () => {
     await world.consumeDue();
     expect(world.receiver.received).toHaveLength(sent);
     expect(await deliveriesTo(owner.id, endpoint.id)).toHaveLength(2);
+  });
+});
+
+describe("an attempt's outcome", () => {
+  it("tries a ping once: a failing endpoint gets no retries", async () => {
+    const world = webhookWorld(NOW, () => new Response("no", { status: 500 }));
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    const api = webhookEndpointsApi(world.request(), owner.key);
+    expect((await api.test(endpoint.id)).status).toBe(202);
+    await world.consumeDue();
+    expect(world.receiver.received).toHaveLength(1);
+    expect(await deliveriesTo(owner.id, endpoint.id)).toMatchObject([
+      { status: "failed", attempts: 1, next_attempt_at: null },
+    ]);
+    expect(world.queue.waiting).toEqual([]);
+    world.clock.advance(HOUR);
+    await world.cron();
+    await world.consumeDue();
+    expect(world.receiver.received).toHaveLength(1);
+  });
+
+  it("counts the backoff from the attempt's end: a timed-out attempt's retry is due after it ended", async () => {
+    const world = webhookWorld(NOW, () => {
+      world.clock.advance(10 * SECOND);
+      throw new DOMException("The operation timed out.", "TimeoutError");
+    });
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    await documentsApi(world.request(), owner.key).issue(minimalRequest());
+    await world.consumeDue();
+    const ended = NOW + 10 * SECOND;
+    const [delivery] = await deliveriesTo(owner.id, endpoint.id);
+    const retryAfter = (delivery?.next_attempt_at ?? 0) - ended;
+    // The first retry's 5 s, within ±20%, after the attempt ended.
+    expect(retryAfter).toBeGreaterThanOrEqual(4 * SECOND);
+    expect(retryAfter).toBeLessThanOrEqual(6 * SECOND);
+    const comesBack = world.queue.waiting[0]?.visibleAt ?? 0;
+    expect(comesBack - (delivery?.next_attempt_at ?? 0)).toBeGreaterThanOrEqual(
+      0,
+    );
+    expect(comesBack - (delivery?.next_attempt_at ?? 0)).toBeLessThan(SECOND);
+  });
+
+  it("records a delivery whose secret cannot be opened as a failed attempt (signing), retried with the backoff, failed after 3 days", async () => {
+    const world = webhookWorld(NOW);
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    await documentsApi(world.request(), owner.key).issue(minimalRequest());
+    const noKeyring = { ...env, WEBHOOK_KEYRING: undefined } as unknown as Env;
+    await world.consumeDue(noKeyring);
+    expect(world.receiver.received).toEqual([]);
+    expect(await attemptsTo(owner.id, endpoint.id)).toEqual([
+      { status_code: null, error: "signing" },
+    ]);
+    const [delivery] = await deliveriesTo(owner.id, endpoint.id);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1 });
+    expect((delivery?.next_attempt_at ?? 0) - NOW).toBeLessThanOrEqual(
+      6 * SECOND,
+    );
+    for (let day = 1; day <= 3; day++) {
+      world.clock.set(NOW + day * DAY);
+      await world.cron(noKeyring);
+      await world.consumeDue(noKeyring);
+    }
+    expect(await deliveriesTo(owner.id, endpoint.id)).toMatchObject([
+      { status: "failed", next_attempt_at: null },
+    ]);
+    expect(world.receiver.received).toEqual([]);
   });
 });
 
