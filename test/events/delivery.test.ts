@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
 import { eventsHome } from "../../src/domain/events/home";
+import type { WebhookEndpointRow } from "../../src/db/schema";
 import { eventSchema } from "../../src/schemas/event";
 import { CallLedger, countingBindings } from "../helpers/counting-bindings";
 import { createCredential } from "../helpers/credentials";
@@ -11,6 +12,7 @@ import {
   documentsApi,
   qrPath,
 } from "../helpers/documents-api";
+import { seedDelivery, seedEvent } from "../helpers/event-rows";
 import { shards } from "../helpers/shards";
 import { webhookEndpointsApi } from "../helpers/webhook-endpoints";
 import {
@@ -418,6 +420,56 @@ describe("an attempt's outcome", () => {
     await world.cron();
     await world.consumeDue();
     expect(world.receiver.received).toHaveLength(1);
+  });
+
+  it("starts a redelivery's retries afresh: the backoff from 5 s and 3 days from the redelivery", async () => {
+    const world = webhookWorld(NOW, () => new Response("no", { status: 500 }));
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW - DAY });
+    const to = { id: endpoint.id } as WebhookEndpointRow;
+    // Given up after 3 days of retries; and 20 failed attempts a day old.
+    const old = await seedEvent(owner, { createdAt: NOW - 4 * DAY });
+    await seedDelivery(owner, old, to, {
+      status: "failed",
+      attempts: 40,
+      nextAttemptAt: null,
+    });
+    const recent = await seedEvent(owner, { createdAt: NOW - DAY });
+    await seedDelivery(owner, recent, to, {
+      status: "pending",
+      attempts: 20,
+      nextAttemptAt: NOW + HOUR,
+    });
+    const request = world.request();
+    for (const { id } of [old, recent]) {
+      const response = await request(`/api/v1/events/${id}/redeliver`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.key}` },
+      });
+      expect(response.status).toBe(202);
+    }
+    await world.consumeDue();
+    expect(world.receiver.received).toHaveLength(2);
+    const retries = await deliveriesTo(owner.id, endpoint.id);
+    for (const retry of retries) {
+      expect(retry).toMatchObject({ status: "pending", attempts: 1 });
+      expect((retry.next_attempt_at ?? 0) - NOW).toBeLessThanOrEqual(
+        6 * SECOND,
+      );
+    }
+    // Retried until 3 days after the redelivery, then failed.
+    world.clock.set(NOW + 3 * DAY - MINUTE);
+    await world.cron();
+    await world.consumeDue();
+    expect(
+      (await deliveriesTo(owner.id, endpoint.id)).map((row) => row.status),
+    ).toEqual(["pending", "pending"]);
+    world.clock.set(NOW + 3 * DAY);
+    await world.cron();
+    await world.consumeDue();
+    expect(
+      (await deliveriesTo(owner.id, endpoint.id)).map((row) => row.status),
+    ).toEqual(["failed", "failed"]);
   });
 
   it("counts the backoff from the attempt's end: a timed-out attempt's retry is due after it ended", async () => {
