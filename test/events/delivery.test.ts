@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
-import { eventsHome } from "../../src/domain/events/home";
 import type { WebhookEndpointRow } from "../../src/db/schema";
+import { eventsHome } from "../../src/domain/events/home";
 import { eventSchema } from "../../src/schemas/event";
 import { CallLedger, countingBindings } from "../helpers/counting-bindings";
 import { createCredential } from "../helpers/credentials";
