@@ -210,6 +210,7 @@ export const MOVES = {
       "next_attempt_at",
       "created_at",
       "updated_at",
+      "retrying_since",
     ],
   ),
   webhook_attempts: {

@@ -10,7 +10,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { ENVIRONMENTS } from "../schemas/environment";
 import { EVENT_TYPES } from "../schemas/event";
-import { DELIVERY_STATUSES } from "../schemas/event-result";
+import { ATTEMPT_ERRORS, DELIVERY_STATUSES } from "../schemas/event-result";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
 // - organizations: every shard (a copy each, written by the key tool);
@@ -418,11 +418,15 @@ export const webhookDeliveries = sqliteTable(
     endpointId: text("endpoint_id").notNull(),
     credentialId: text("credential_id").notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
+    // Failed attempts since its retries began (the backoff counts them).
     attempts: integer("attempts").notNull().default(0),
     // When the next attempt is due; null once delivered or failed.
     nextAttemptAt: integer("next_attempt_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    // When its retries began (the backoff and the 3 days count from it) if
+    // a redelivery restarted them; null: at created_at.
+    retryingSince: integer("retrying_since"),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.endpointId] }),
@@ -450,9 +454,8 @@ export const webhookAttempts = sqliteTable(
     attemptedAt: integer("attempted_at").notNull(),
     // The endpoint's HTTP status, or null when no answer came (see error).
     statusCode: integer("status_code"),
-    // "timeout" or "connection" when no answer came, "redirect" for a 3xx
-    // (never followed); null otherwise.
-    error: text("error"),
+    // Why no status says the attempt failed (ATTEMPT_ERRORS); null otherwise.
+    error: text("error", { enum: ATTEMPT_ERRORS }),
     durationMs: integer("duration_ms").notNull(),
   },
   (t) => [

@@ -197,6 +197,7 @@ export async function insertPing(
     nextAttemptAt: event.createdAt,
     createdAt: event.createdAt,
     updatedAt: event.createdAt,
+    retryingSince: null,
   };
   const toEndpoint = endpointOf(event.credentialId, event.endpointId);
   const [inserted] = await db.batch([

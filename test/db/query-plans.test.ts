@@ -650,7 +650,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
         outcome: {
           status: "pending",
           nextAttemptAt: NOW + 5000,
-          disableIfFailingSince: NOW,
+          endpoint: { disableIfFailingSince: NOW },
         },
       },
       {
@@ -658,7 +658,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
         outcome: {
           status: "delivered",
           nextAttemptAt: null,
-          disableIfFailingSince: null,
+          endpoint: "delivered",
         },
       },
     ]);

@@ -63,7 +63,13 @@ async function relayEvents(
         );
         if (!event || !endpoint) return [];
         const { credentialId } = event;
-        const delivery = { ...key, credentialId, attempts: 0, createdAt: now };
+        const delivery = {
+          ...key,
+          credentialId,
+          attempts: 0,
+          createdAt: now,
+          retryingSince: null,
+        };
         return [{ home, delivery, event, endpoint }];
       });
     }),
