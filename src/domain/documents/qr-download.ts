@@ -1,4 +1,5 @@
-import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
+import { findQrLinkTarget } from "../../db/documents";
+import { recordQrAccess } from "../../db/qr-accesses";
 import { notFound } from "../../errors";
 import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
@@ -9,7 +10,6 @@ import { findMoving, toDocument, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { writeDocument } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
-import { isSettledAccessToRecord } from "./settled-access-log";
 
 type QrLink = { uuid: string; k: string | undefined; demo: boolean };
 
@@ -96,20 +96,34 @@ async function downloadFromDatabase(
   return { uuid: row.uuid, bytes };
 }
 
+// A document's later QR accesses are written (audit event and event) at most
+// once this long after the last one written: scans repeated by an inspector,
+// or by anyone holding the paper, cost no more writes, messages or POSTs.
+// Only the first one is a rule's fact (it blocks deletion).
+const LATER_ACCESS_EVERY_MS = 60_000;
+
 /**
- * Records an access (with its event, announced once committed); false when
- * the document was deleted.
+ * Records an access unless a later one was written within the minute
+ * (its event announced once committed); false when the document was
+ * deleted.
  */
 async function recordAccess(
   services: Services,
   link: QrLink,
   at: number,
 ): Promise<boolean> {
-  const done = await writeDocument(services, link.uuid, (db) =>
-    recordQrAccess(db, link.uuid, { at, requestId: services.requestId }),
-  );
-  if (done && !link.demo) announceEvents(services, [link.uuid]);
-  return done;
+  let recorded = false;
+  const found = await writeDocument(services, link.uuid, async (db) => {
+    const access = await recordQrAccess(db, link.uuid, {
+      at,
+      requestId: services.requestId,
+      lastWrittenBy: at - LATER_ACCESS_EVERY_MS,
+    });
+    recorded = access.recorded;
+    return access.found;
+  });
+  if (recorded && !link.demo) announceEvents(services, [link.uuid]);
+  return found;
 }
 
 // How long a data centre keeps a settled real document's PDF: any time is
@@ -162,7 +176,7 @@ async function downloadSettled(
       ),
     );
   }
-  if (record && isSettledAccessToRecord(link.uuid, now)) {
+  if (record) {
     services.background("qr_access", recordAccess(services, link, now));
   }
   return { uuid: link.uuid, bytes };
