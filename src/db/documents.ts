@@ -142,6 +142,7 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
       qrKeyVersion: documents.qrKeyVersion,
       createdAt: documents.createdAt,
       firstQrAccessAt: documents.firstQrAccessAt,
+      lastQrAccessAt: documents.lastQrAccessAt,
     })
     .from(documents)
     .where(eq(documents.uuid, uuid))

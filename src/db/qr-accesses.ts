@@ -26,14 +26,14 @@ export interface QrAccess {
  * was written by `lastWrittenBy`; with its audit event and
  * its event (first or not). The inserts read the row before the batch's
  * update, so of two accesses at once the second sees the first's and writes
- * nothing. `found`: the document is here and not deleted; `recorded`: this
- * access was written.
+ * nothing. Undefined when the document is not here or deleted; else
+ * whether this access was written, and when the last one written was.
  */
 export async function recordQrAccess(
   db: Database,
   uuid: string,
   access: QrAccess,
-): Promise<{ found: boolean; recorded: boolean }> {
+): Promise<{ recorded: boolean; lastQrAccessAt: number | null } | undefined> {
   const notDeleted = isNull(documents.deletedAt);
   const written = and(
     notDeleted,
@@ -80,9 +80,9 @@ export async function recordQrAccess(
       .where(and(eq(documents.uuid, uuid), written))
       .returning({ uuid: documents.uuid }),
     db
-      .select({ uuid: documents.uuid })
+      .select({ lastQrAccessAt: documents.lastQrAccessAt })
       .from(documents)
       .where(and(eq(documents.uuid, uuid), notDeleted)),
   ]);
-  return { found: found.length > 0, recorded: recorded.length > 0 };
+  return found[0] && { recorded: recorded.length > 0, ...found[0] };
 }
