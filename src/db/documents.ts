@@ -18,7 +18,7 @@ import type { Environment } from "../schemas/environment";
 import { insertAuditEventIf, noEventYet } from "./audit";
 import type { Database } from "./client";
 import { insertRegistrationsIf } from "./efti-registrations";
-import { insertDocumentEventIf, noDocumentEventYet } from "./event-outbox";
+import { insertDocumentEventIf } from "./event-outbox";
 import { literalRow } from "./literal-row";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
@@ -142,6 +142,7 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
       qrKeyVersion: documents.qrKeyVersion,
       createdAt: documents.createdAt,
       firstQrAccessAt: documents.firstQrAccessAt,
+      lastQrAccessAt: documents.lastQrAccessAt,
     })
     .from(documents)
     .where(eq(documents.uuid, uuid))
@@ -663,58 +664,6 @@ export async function markDeleted(
     ),
   ]);
   return deleted.length > 0;
-}
-
-/**
- * Records a QR access, with its audit event and its event (first or not),
- * on a document that is not deleted; the first access time stays. False
- * when the document is deleted.
- */
-export async function recordQrAccess(
-  db: Database,
-  uuid: string,
-  access: { at: number; requestId: string },
-): Promise<boolean> {
-  const notDeleted = isNull(documents.deletedAt);
-  // Two first scans of one millisecond: the first event written is the first.
-  const first = and(
-    eq(documents.firstQrAccessAt, access.at),
-    noDocumentEventYet(db, uuid, "document.accessed", true),
-  ) as SQL;
-  const accessEvent = (firstAccess: boolean) => ({
-    type: "document.accessed" as const,
-    documentUuid: uuid,
-    occurredAt: access.at,
-    firstAccess,
-  });
-  const [accessed] = await db.batch([
-    db
-      .update(documents)
-      .set({
-        firstQrAccessAt: sql`coalesce(${documents.firstQrAccessAt}, ${access.at})`,
-      })
-      .where(and(eq(documents.uuid, uuid), notDeleted))
-      .returning({ uuid: documents.uuid }),
-    insertAuditEventIf(
-      db,
-      {
-        documentUuid: uuid,
-        type: "qr_accessed",
-        credentialId: null,
-        requestId: access.requestId,
-        occurredAt: access.at,
-      },
-      notDeleted,
-    ),
-    // A later access before the first one's event, whose absence it reads.
-    insertDocumentEventIf(
-      db,
-      accessEvent(false),
-      and(notDeleted, sql`NOT (${first})`),
-    ),
-    insertDocumentEventIf(db, accessEvent(true), and(notDeleted, first)),
-  ]);
-  return accessed.length > 0;
 }
 
 /** Every version a demo session ever issued, deleted ones included. */

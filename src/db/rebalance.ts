@@ -23,12 +23,14 @@ interface TableMove {
 
 // Set-once state fields are merged, never overwritten: a deletion, a
 // correction's mark, a first QR access or an archiving that reached either
-// copy survives. The archiver clears the body when it sets archived_at.
+// copy survives; of the QR access last written, the later. The archiver
+// clears the body when it sets archived_at.
 const DOCUMENT_MERGE = `ON CONFLICT (uuid) DO UPDATE SET
   deleted_at = coalesce(deleted_at, excluded.deleted_at),
   delete_reason = coalesce(delete_reason, excluded.delete_reason),
   rectified_by_uuid = coalesce(rectified_by_uuid, excluded.rectified_by_uuid),
   first_qr_access_at = min(coalesce(first_qr_access_at, excluded.first_qr_access_at), coalesce(excluded.first_qr_access_at, first_qr_access_at)),
+  last_qr_access_at = max(coalesce(last_qr_access_at, excluded.last_qr_access_at), coalesce(excluded.last_qr_access_at, last_qr_access_at)),
   archived_at = coalesce(archived_at, excluded.archived_at),
   data = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN data END,
   metadata = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN metadata END`;
@@ -131,6 +133,7 @@ export const MOVES = {
       "pdf_pages",
       "expires_at",
       "archived_at",
+      "last_qr_access_at",
     ],
     onConflict: DOCUMENT_MERGE,
     bodies: ["data", "metadata"],

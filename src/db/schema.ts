@@ -106,6 +106,9 @@ export const documents = sqliteTable(
     expiresAt: integer("expires_at"),
     // When the archiver moved the body and audit trail to R2.
     archivedAt: integer("archived_at"),
+    // The QR access last written (audit row and event): a later one is
+    // written only a minute after it (qr-download.ts).
+    lastQrAccessAt: integer("last_qr_access_at"),
   },
   (t) => [
     // A version is rectified at most once: the last guard against two

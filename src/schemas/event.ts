@@ -96,7 +96,7 @@ const documentAccessedEvent = component(
       accessed_at: timestamp,
       first: z.boolean().meta({
         description:
-          "The document's first QR access: from then on it can no longer be deleted. Later accesses are sent as the audit trail records them (a burst of scans of a settled document may be one).",
+          "The document's first QR access: from then on it can no longer be deleted. It is always sent; a later access is sent only a minute or more after the last one sent for the document, so scans in between send nothing.",
       }),
     }),
     "The document's QR link opened its PDF (an inspector's scan, or anyone holding the link).",

@@ -44,7 +44,6 @@ import {
   listQueries,
   markDeleted,
   moveReservationAhead,
-  recordQrAccess,
   reserveForCorrection,
 } from "../../src/db/documents";
 import { keepFollowUp } from "../../src/db/efti-follow-ups";
@@ -93,6 +92,7 @@ import {
   findStalePendingPdfObjects,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
+import { recordQrAccess } from "../../src/db/qr-accesses";
 import {
   copyOrganizationsPage,
   copyRows,
@@ -163,7 +163,6 @@ const NO_SQL: Record<string, string> = {
   isUniqueViolation: "reads an error",
   reservationFor: "builds a row",
   noEventYet: "builds a condition",
-  noDocumentEventYet: "builds a condition",
   subscribesTo: "builds a condition",
   insertDocumentEventIf: "builds a statement of its caller's batch",
   insertRegistrationsIf: "builds a statement of its caller's batch",
@@ -364,7 +363,11 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
   documentExists: (db) => documentExists(db, original.uuid),
   recordQrAccess: (db) =>
-    recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
+    recordQrAccess(db, correction.uuid, {
+      at: NOW,
+      requestId: "req_qr",
+      lastWrittenBy: NOW - 60_000,
+    }),
   markDeleted: (db) =>
     markDeleted(
       db,

@@ -163,6 +163,7 @@ export function versionRow(
     // A demo document lives as long as its session.
     expiresAt: credential.expiresAt,
     archivedAt: null,
+    lastQrAccessAt: null,
   };
 }
 
