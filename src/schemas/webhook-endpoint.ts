@@ -158,9 +158,9 @@ const endpointFields = {
   enabled: z.boolean().meta({
     description: "Whether events are delivered to it now.",
   }),
-  disabled_reason: z.enum(["failing"]).nullable().meta({
+  disabled_reason: z.enum(["failing", "revoked"]).nullable().meta({
     description:
-      '"failing" when the service disabled it: every attempt failed for 3 days. null otherwise (also when you disabled it). `enabled: true` starts it again.',
+      '"failing" when the service disabled it: every attempt failed for 3 days; `enabled: true` starts it again. "revoked" when its key was revoked: for good. null otherwise (also when you disabled it).',
   }),
   failing_since: timestamp.nullable().meta({
     description:

@@ -8,4 +8,10 @@ import { homeShard } from "../shard-routing";
 export const eventsHome =
   (credentialId: string) =>
   <T>(shards: readonly T[]): T =>
-    homeShard(shards, { id: credentialId, environment: "live" });
+    homeShard(shards, realKey(credentialId));
+
+/** A real key, by its id alone: all its home shard depends on. */
+export const realKey = (credentialId: string) => ({
+  id: credentialId,
+  environment: "live" as const,
+});

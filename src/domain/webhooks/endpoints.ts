@@ -29,10 +29,13 @@ export const MAX_WEBHOOK_ENDPOINTS = 16;
 
 type EndpointServices = Pick<Services, "shards" | "clock" | "webhooks">;
 
+/** What places a credential's endpoints: the operations API names a revoked key so. */
+type EndpointsOwner = Pick<Credential, "id" | "environment">;
+
 /** The credential's home shard, where its endpoints live. */
 export const endpointsShard = (
   services: Pick<Services, "shards">,
-  credential: Credential,
+  credential: EndpointsOwner,
 ): Database => homeShard(services.shards, credential);
 
 /** Refuses a URL this deployment may not deliver to (production: https:// to public hosts only). */
@@ -78,7 +81,7 @@ export async function createEndpoint(
 
 export async function listEndpoints(
   services: EndpointServices,
-  credential: Credential,
+  credential: EndpointsOwner,
 ): Promise<{ data: WebhookEndpoint[] }> {
   const rows = await listEndpointRows(
     endpointsShard(services, credential),
@@ -124,7 +127,7 @@ export async function updateEndpoint(
 /** Deletes the endpoint; its deliveries still pending fail with it. */
 export async function deleteEndpoint(
   services: EndpointServices,
-  credential: Credential,
+  credential: EndpointsOwner,
   id: string,
 ): Promise<void> {
   const deleted = await deleteEndpointRow(
