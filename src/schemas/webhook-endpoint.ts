@@ -166,6 +166,10 @@ const endpointFields = {
     description:
       "The first failed attempt since the last delivered one; null when the last attempt was delivered, or none failed.",
   }),
+  previous_secret_expires_at: timestamp.nullable().meta({
+    description:
+      "When the secret the last rotation replaced stops signing beside the current one (or stopped: a time past); null when the secret was never rotated.",
+  }),
   created_at: timestamp,
   updated_at: timestamp,
 };
