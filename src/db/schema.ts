@@ -397,7 +397,8 @@ export const webhookEndpoints = sqliteTable(
       .notNull(),
     description: text("description"),
     enabled: integer("enabled", { mode: "boolean" }).notNull(),
-    // "failing" when the service disabled it after 3 days of failures.
+    // "failing" when the service disabled it after 3 days of failures,
+    // "revoked" when its key was revoked.
     disabledReason: text("disabled_reason"),
     // The first failed attempt since the last delivered one.
     failingSince: integer("failing_since"),

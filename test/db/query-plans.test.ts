@@ -122,6 +122,7 @@ import {
 } from "../../src/db/webhook-deliveries";
 import {
   deleteEndpoint,
+  disableRevokedEndpoints,
   findEndpoint,
   insertEndpointUnderLimit,
   insertPing,
@@ -433,6 +434,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }),
   deleteEndpoint: async (db) =>
     deleteEndpoint(db, by.credentialId, "we_plan", NOW),
+  disableRevokedEndpoints: async (db) =>
+    disableRevokedEndpoints(db, by.credentialId, NOW),
   deletePendingPdfObject: async (db) =>
     deletePendingPdfObject(db, pdfNote.objectKey),
   findStalePendingPdfObjects: async (db) =>

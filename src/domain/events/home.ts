@@ -11,7 +11,13 @@ import { formerShard, homeShard } from "../shard-routing";
 export const eventsHome =
   (credentialId: string) =>
   <T>(shards: readonly T[]): T =>
-    homeShard(shards, { id: credentialId, environment: "live" });
+    homeShard(shards, realKey(credentialId));
+
+/** A real key, by its id alone: all its home shard depends on. */
+export const realKey = (credentialId: string) => ({
+  id: credentialId,
+  environment: "live" as const,
+});
 
 /** What a request is about to work on in a credential's home, beyond its endpoints. */
 interface HomeRows {

@@ -32,10 +32,13 @@ type EndpointServices = Pick<
   "shards" | "shardsBefore" | "clock" | "webhooks"
 >;
 
+/** What places a credential's endpoints: the operations API names a revoked key so. */
+type EndpointsOwner = Pick<Credential, "id" | "environment">;
+
 /** The credential's home shard, holding all its endpoints (even while a rebalance moves them). */
 export const endpointsShard = (
   services: Pick<Services, "shards" | "shardsBefore">,
-  credential: Credential,
+  credential: EndpointsOwner,
 ): Promise<Database> => homeHolding(services, [credential.id]);
 
 /** Refuses a URL this deployment may not deliver to (production: https:// to public hosts only). */
@@ -81,7 +84,7 @@ export async function createEndpoint(
 
 export async function listEndpoints(
   services: EndpointServices,
-  credential: Credential,
+  credential: EndpointsOwner,
 ): Promise<{ data: WebhookEndpoint[] }> {
   const rows = await listEndpointRows(
     await endpointsShard(services, credential),
@@ -127,7 +130,7 @@ export async function updateEndpoint(
 /** Deletes the endpoint; its deliveries still pending fail with it. */
 export async function deleteEndpoint(
   services: EndpointServices,
-  credential: Credential,
+  credential: EndpointsOwner,
   id: string,
 ): Promise<void> {
   const deleted = await deleteEndpointRow(
