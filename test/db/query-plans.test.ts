@@ -25,9 +25,16 @@ import {
 import {
   commitCorrection,
   commitCreatedDocument,
-  confirmReservation,
-  countDemoDocuments,
+  markDeleted,
+} from "../../src/db/document-commits";
+import {
   deleteSummaries,
+  insertSummary,
+  listDocumentSummaries,
+  listQueries,
+} from "../../src/db/document-summaries";
+import {
+  countDemoDocuments,
   documentExists,
   findDocumentByUuid,
   findDocumentsByUuidPrefix,
@@ -35,16 +42,6 @@ import {
   findOwnDocumentByUuid,
   findOwnDocumentForDeletion,
   findQrLinkTarget,
-  findReservation,
-  findReservationHolder,
-  findUnconfirmedReservations,
-  freeReservation,
-  insertSummary,
-  listDocumentSummaries,
-  listQueries,
-  markDeleted,
-  moveReservationAhead,
-  reserveForCorrection,
 } from "../../src/db/documents";
 import { keepFollowUp } from "../../src/db/efti-follow-ups";
 import {
@@ -102,6 +99,15 @@ import {
   moveRowsAhead,
   pageOfTable,
 } from "../../src/db/rebalance";
+import {
+  confirmReservation,
+  findReservation,
+  findReservationHolder,
+  findUnconfirmedReservations,
+  freeReservation,
+  moveReservationAhead,
+  reserveForCorrection,
+} from "../../src/db/reservations";
 import { type DocumentRow, documents, events } from "../../src/db/schema";
 import {
   copyCredentials,

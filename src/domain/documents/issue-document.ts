@@ -2,10 +2,9 @@ import type { Database } from "../../db/client";
 import {
   commitCorrection,
   commitCreatedDocument,
-  countDemoDocuments,
-  findDocumentByUuid,
-  insertSummary,
-} from "../../db/documents";
+} from "../../db/document-commits";
+import { insertSummary } from "../../db/document-summaries";
+import { countDemoDocuments, findDocumentByUuid } from "../../db/documents";
 import { isUniqueViolation } from "../../db/errors";
 import {
   deletePendingPdfObject,
