@@ -94,6 +94,18 @@ async function deliveriesOfDocument(
   return detail.deliveries;
 }
 
+/** The event announcing `uuid` was delivered to `endpointId`, and to no other endpoint, as the events API shows it while the home moves. */
+async function expectDelivered(
+  world: ReturnType<typeof webhookWorld>,
+  key: string,
+  uuid: string,
+  endpointId: string,
+) {
+  expect(await deliveriesOfDocument(world, key, uuid, whileMoving())).toEqual([
+    expect.objectContaining({ endpoint_id: endpointId, status: "delivered" }),
+  ]);
+}
+
 describe("webhooks while a rebalance moves the key's home", () => {
   it("delivers an event relayed while its endpoint is still in the former home, once", async () => {
     const { world, owner, endpoint } = await movingKeyWithEndpoint();
@@ -108,19 +120,7 @@ describe("webhooks while a rebalance moves the key's home", () => {
       received.body.includes(document.uuid),
     );
     expect(posted.map((received) => received.url)).toEqual([endpoint.url]);
-    expect(
-      await deliveriesOfDocument(
-        world,
-        owner.key,
-        document.uuid,
-        whileMoving(),
-      ),
-    ).toEqual([
-      expect.objectContaining({
-        endpoint_id: endpoint.id,
-        status: "delivered",
-      }),
-    ]);
+    await expectDelivered(world, owner.key, document.uuid, endpoint.id);
   });
 
   it("delivers once when the endpoint is in both homes mid-move", async () => {
@@ -163,19 +163,7 @@ describe("webhooks while a rebalance moves the key's home", () => {
       expect(world.receiver.received[1]?.id).toBe(
         world.receiver.received[0]?.id,
       );
-      expect(
-        await deliveriesOfDocument(
-          world,
-          owner.key,
-          document.uuid,
-          whileMoving(),
-        ),
-      ).toEqual([
-        expect.objectContaining({
-          endpoint_id: endpoint.id,
-          status: "delivered",
-        }),
-      ]);
+      await expectDelivered(world, owner.key, document.uuid, endpoint.id);
     });
   }
 
