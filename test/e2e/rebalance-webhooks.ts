@@ -108,9 +108,10 @@ export async function watch(
 
 /**
  * What a key does to its endpoint `watched` until `over` settles, round
- * after round: issues a document, lists, reads, describes and rotates the
- * endpoint, pings it, and creates and deletes another. Each call's
- * unexpected answer (every one is 2xx as documented), and how many rounds.
+ * after round, the calls of a round side by side: issues a document, lists,
+ * reads, describes and rotates the endpoint, pings it, and creates and
+ * deletes another. Each call's unexpected answer (every one is 2xx as
+ * documented), and how many rounds.
  */
 export async function callEndpointsUntil(
   origin: string,
@@ -140,35 +141,39 @@ export async function callEndpointsUntil(
   let rounds = 0;
   while (!done) {
     rounds += 1;
-    await call(201, "POST", "/documents", minimalRequest());
-    const listed = await call(200, "GET", "/webhook-endpoints");
-    if (
-      listed.status === 200 &&
-      !listed
-        .json<{ data: { id: string }[] }>()
-        .data.some(({ id }) => id === watched.id)
-    ) {
-      problems.push(`round ${rounds}: ${watched.id} not listed`);
-    }
-    await call(200, "GET", path);
-    await call(200, "PATCH", path, { description: `round ${rounds}` });
-    const rotated = await call(200, "POST", `${path}/rotate-secret`);
-    if (rotated.status === 200) {
-      watched.secrets.push(rotated.json<{ secret: string }>().secret);
-    }
-    await call(202, "POST", `${path}/test`);
-    // Another endpoint, created and deleted at once: never delivered to.
-    const other = await call(201, "POST", "/webhook-endpoints", {
-      url: `${watched.receiver.url}/other`,
-      events: ["document.deleted"],
-    });
-    if (other.status === 201) {
-      await call(
-        204,
-        "DELETE",
-        `/webhook-endpoints/${other.json<{ id: string }>().id}`,
-      );
-    }
+    const round = rounds;
+    await Promise.all([
+      call(201, "POST", "/documents", minimalRequest()),
+      call(200, "GET", "/webhook-endpoints").then((listed) => {
+        const ids = listed
+          .json<{ data?: { id: string }[] }>()
+          .data?.map(({ id }) => id);
+        if (!ids?.includes(watched.id)) {
+          problems.push(`round ${round}: ${watched.id} not listed`);
+        }
+      }),
+      call(200, "GET", path),
+      call(200, "PATCH", path, { description: `round ${round}` }),
+      call(200, "POST", `${path}/rotate-secret`).then((rotated) => {
+        if (rotated.status === 200) {
+          watched.secrets.push(rotated.json<{ secret: string }>().secret);
+        }
+      }),
+      call(202, "POST", `${path}/test`),
+      // Another endpoint, created and deleted at once: never delivered to.
+      call(201, "POST", "/webhook-endpoints", {
+        url: `${watched.receiver.url}/other`,
+        events: ["document.deleted"],
+      }).then(
+        (other) =>
+          other.status === 201 &&
+          call(
+            204,
+            "DELETE",
+            `/webhook-endpoints/${other.json<{ id: string }>().id}`,
+          ),
+      ),
+    ]);
   }
   return { rounds, problems };
 }
