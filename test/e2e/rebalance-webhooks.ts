@@ -164,15 +164,11 @@ export async function callEndpointsUntil(
       call(201, "POST", "/webhook-endpoints", {
         url: `${watched.receiver.url}/other`,
         events: ["document.deleted"],
-      }).then(
-        (other) =>
-          other.status === 201 &&
-          call(
-            204,
-            "DELETE",
-            `/webhook-endpoints/${other.json<{ id: string }>().id}`,
-          ),
-      ),
+      }).then(async (other) => {
+        if (other.status !== 201) return;
+        const { id } = other.json<{ id: string }>();
+        await call(204, "DELETE", `/webhook-endpoints/${id}`);
+      }),
     ]);
   }
   return { rounds, problems };
