@@ -317,3 +317,59 @@ async function notDelivered(
   }
   return problems;
 }
+
+/** A key that issued documents, their QR links unopened, and the endpoint that received their issue. */
+export interface Revoked {
+  credentialId: string;
+  endpoint: WatchedEndpoint;
+  /** The QR link of each document it issued. */
+  links: string[];
+}
+
+/**
+ * A key whose home moves, watching its events, that issues `count`
+ * documents; once each issue reached its endpoint (up to 30 s).
+ */
+export async function toRevoke(
+  origin: string,
+  count: number,
+): Promise<Revoked> {
+  const { key, credentialId } = await movingKey(origin, "Revoked");
+  const endpoint = await watch(origin, key);
+  const api = keyClient(origin, key);
+  const links: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const issued = await api("POST", "/documents", minimalRequest());
+    if (issued.status !== 201) throw new Error(`issue: ${issued.status}`);
+    links.push(issued.json<{ url: string }>().url);
+  }
+  const deadline = Date.now() + 30_000;
+  while (
+    new Set(endpoint.receiver.deliveries.map(({ id }) => id)).size < count
+  ) {
+    if (Date.now() > deadline) throw new Error("the issues were not received");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { credentialId, endpoint, links };
+}
+
+/**
+ * Revokes the key of `revoked` with the key tool, then opens each QR link
+ * of its documents (a first access each: an event). When the revocation
+ * answered, and the status of each link.
+ */
+export async function revokeAndScan(
+  origin: string,
+  revoked: Revoked,
+): Promise<{ revokedAt: string; scans: number[] }> {
+  const revocation = await keysAt(origin, "revoke", revoked.credentialId);
+  if (revocation.code !== 0) throw new Error(`revoke: ${revocation.stderr}`);
+  const revokedAt = new Date().toISOString();
+  const scans = await Promise.all(
+    revoked.links.map(
+      async (link) =>
+        (await fetch(link.replace(/^https?:\/\/[^/]+/, origin))).status,
+    ),
+  );
+  return { revokedAt, scans };
+}

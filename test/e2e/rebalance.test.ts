@@ -20,7 +20,9 @@ import {
   callEndpointsUntil,
   closeReceivers,
   movingKey,
+  revokeAndScan,
   type Subscriber,
+  toRevoke,
   watch,
 } from "./rebalance-webhooks";
 
@@ -265,12 +267,17 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
     },
     { key: calling.key, endpoints: [called] },
   ];
+  // A key whose documents' issues reached its endpoint, revoked as the move
+  // starts: the first scans of its documents after that are events no
+  // endpoint receives.
+  const revoked = await toRevoke(origin, 4);
   // The rebalance and a second load run side by side, while the first key
-  // corrects, deletes and opens documents of the first run as they move and
-  // another key issues documents and changes its endpoint.
+  // corrects, deletes and opens documents of the first run as they move,
+  // another key issues documents and changes its endpoint, and the revoked
+  // key's documents are scanned.
   const {
     answers,
-    during: [during, moved, calls],
+    during: [during, moved, calls, revocation],
   } = await runChanges(origin, firstKey, plan, () => {
     const rebalance = execFileAsync("npm", [
       ...["run", "shards", "--", "rebalance"],
@@ -286,6 +293,7 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
       }),
       rebalance,
       callEndpointsUntil(origin, calling.key, called, rebalance),
+      revokeAndScan(origin, revoked),
     ]);
   });
   expect(calls.problems, `${calls.rounds} rounds of calls`).toEqual([]);
@@ -339,4 +347,12 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
   expect(new Set(shardsOfFiles.flatMap((shards) => [...shards])).size).toBe(
     SHARDS,
   );
+
+  // The revoked key's endpoint received its documents' issues, and nothing
+  // that happened after the revocation: not one of the scans, all served.
+  expect(revocation.scans).toEqual([200, 200, 200, 200]);
+  const received = revoked.endpoint.receiver.deliveries.map(
+    (delivery) => delivery.event?.type,
+  );
+  expect(received).toEqual(Array(4).fill("document.issued"));
 }, 420_000);
