@@ -339,7 +339,10 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
     unexpected: [],
     notDelivered: [],
   });
-  expect(delivered.expected).toBeGreaterThan(150);
+  // At least the issue of each document the second run created.
+  expect(delivered.expected).toBeGreaterThanOrEqual(
+    during.statuses["create 201"] ?? Number.POSITIVE_INFINITY,
+  );
 
   // Each D1 file holds the rows of one shard among eight (the one most of
   // its rows route to), and the eight differ; a row of another shard is

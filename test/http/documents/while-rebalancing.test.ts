@@ -367,3 +367,27 @@ describe("a document's later QR accesses while a rebalance runs", () => {
     HEAVY_TEST_MS,
   );
 });
+
+describe("a correction's PDF note while a rebalance runs", () => {
+  it("leaves no note in the former shard of an original the mover has moved", async () => {
+    const { key } = await keyOnTwoShards("Moved original", true);
+    const original = await issueMoving((body) =>
+      documentsApi(onTwoShards, key).issue(body),
+    );
+    // Moved: the correction looks for the original in its former shard
+    // first, noting its PDF there, then finds it in the new one.
+    await rebalanceAll();
+    const correction = await documentsApi(moving, key).rectify(
+      original.uuid,
+      minimalRequest(),
+    );
+    expect(correction.status).toBe(200);
+    const { uuid } = (await correction.json()) as DocumentResultBody;
+    expect(
+      await rowsOfAllShards(
+        "SELECT object_key FROM pending_pdf_objects WHERE object_key = ?",
+        `documents/${uuid}.pdf`,
+      ),
+    ).toEqual([]);
+  });
+});
