@@ -17,12 +17,12 @@ export interface AppDependencies {
 
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
- * on (not the API Worker's locks, rebalance, support secret or webhook
- * keyring), the pages' assets, and the API Worker itself.
+ * on (not the API Worker's rebalance, support secret or keyrings of
+ * webhooks and gates), the pages' assets, and the API Worker itself.
  */
 export type EdgeEnv = Omit<
   Env,
-  "LOCKS" | "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING" | "GATE_KEYRING"
+  "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING" | "GATE_KEYRING"
 > & {
   ASSETS: Fetcher;
   API: Fetcher;

@@ -62,7 +62,6 @@ export type UnavailableDependency =
   | "database"
   | "pdf_store"
   | "font_store"
-  | "lock"
   | "rate_limiter";
 
 /** Codes of a 422 answer; each names what is wrong with one field. */

@@ -5,7 +5,6 @@ import { createQueueHandler } from "./queue";
 import { createScheduledHandler } from "./scheduled";
 import type { EventMessage } from "./schemas/event-message";
 
-export { NamedLock } from "./durable-objects/named-lock";
 export { RateLimiter } from "./durable-objects/rate-limiter";
 export { ShardRebalance } from "./durable-objects/shard-rebalance";
 

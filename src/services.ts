@@ -1,5 +1,7 @@
 import { ConfigError, configOf } from "./config";
 import { openShards } from "./db/client";
+import { CONCURRENT_POSTS } from "./domain/events/deliver";
+import { slots } from "./domain/events/slots";
 import type { Background, Services } from "./domain/services";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
@@ -54,6 +56,7 @@ export function createServices(
       allowLoopbackHttp: config.webhooks.allowLoopbackHttp,
     },
     sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
+    webhookPosts: slots(CONCURRENT_POSTS),
     eftiGate: config.eftiGate,
     sendToGate: dependencies.sendToGate ?? ((request) => fetch(request)),
     demo: config.demo,

@@ -7,7 +7,7 @@ import { renderDocumentPdf } from "../src/pdf/render-document";
 import type { EventMessage } from "../src/schemas/event-message";
 import { createService } from "./helpers/service";
 
-export { NamedLock, RateLimiter, ShardRebalance } from "../src/index";
+export { RateLimiter, ShardRebalance } from "../src/index";
 
 export default {
   fetch: createService({ clock: systemClock, renderPdf: renderDocumentPdf })

@@ -8,24 +8,31 @@ import { findCredentialByKeyHash } from "../../src/db/credentials";
 import {
   commitCorrection as commitCorrectionBatch,
   commitCreatedDocument,
+  markDeleted,
+} from "../../src/db/document-commits";
+import {
   deleteSummaries,
+  insertSummary,
+  listDocumentSummaries,
+} from "../../src/db/document-summaries";
+import {
   findOwnDocumentByUuid,
   findOwnDocumentForDeletion as findOwnDocumentMarkingDeletion,
   findQrLinkTarget,
-  findReservation,
-  insertSummary,
-  listDocumentSummaries,
-  markDeleted,
-  recordQrAccess,
-  reservationFor,
-  reserveForCorrection,
 } from "../../src/db/documents";
 import {
   deletePendingPdfObject,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
+import { recordQrAccess } from "../../src/db/qr-accesses";
+import {
+  findReservation,
+  reservationFor,
+  reserveForCorrection,
+} from "../../src/db/reservations";
 import type { AuditEventType, DocumentRow } from "../../src/db/schema";
 import { pdfObjectKey } from "../../src/domain/documents/issue-document";
+import { lastWrittenBy } from "../../src/domain/documents/qr-access-writes";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { randomBase62 } from "../../src/domain/random";
 import { deleteWindowStart, readWindowStart } from "../../src/domain/windows";
@@ -145,7 +152,11 @@ export const findQrTarget = (db: Database, row: DocumentRow) =>
   findQrLinkTarget(db, row.uuid);
 
 export const recordQrScan = (db: Database, row: DocumentRow, at: number) =>
-  recordQrAccess(db, row.uuid, { at, requestId: requestId() });
+  recordQrAccess(db, row.uuid, {
+    at,
+    requestId: requestId(),
+    lastWrittenBy: lastWrittenBy(at),
+  });
 
 /** A deletion's batch: the row marked, its event. */
 export const deleteDocument = (db: Database, row: DocumentRow, at: number) =>

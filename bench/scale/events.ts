@@ -173,7 +173,7 @@ export function measureEvents(
             outcome: {
               status: "delivered" as const,
               nextAttemptAt: null,
-              disableIfFailingSince: null,
+              endpoint: "delivered" as const,
             },
           })),
         ),

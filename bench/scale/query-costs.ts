@@ -5,7 +5,7 @@
 // is not D1's: the cost the replay uses is the larger of this and D1's
 // stated figure for the call's round trips.
 import type { Database } from "../../src/db/client";
-import { insertSummary } from "../../src/db/documents";
+import { insertSummary } from "../../src/db/document-summaries";
 import type { CredentialRow, DocumentRow } from "../../src/db/schema";
 import { CRON_QUERY_SHARES, QueryBudget } from "../../src/domain/cron-budget";
 import { purgeExpiredDemoSessions } from "../../src/domain/demo/purge-expired-sessions";

@@ -38,7 +38,8 @@ export function opsClient({ url, secret }: OpsTarget) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    if (response.ok) return JSON.parse(text) as T;
+    // A 204 has no body.
+    if (response.ok) return (text === "" ? null : JSON.parse(text)) as T;
     let error: { code?: string; message?: string; field?: string | null } = {};
     try {
       error =
@@ -76,6 +77,16 @@ export function opsClient({ url, secret }: OpsTarget) {
       request<unknown>(
         "POST",
         `/ops/v1/keys/${encodeURIComponent(credentialId)}/revoke`,
+      ),
+    listKeyWebhookEndpoints: (credentialId: string) =>
+      request<unknown>(
+        "GET",
+        `/ops/v1/keys/${encodeURIComponent(credentialId)}/webhook-endpoints`,
+      ),
+    deleteKeyWebhookEndpoint: (credentialId: string, endpointId: string) =>
+      request<null>(
+        "DELETE",
+        `/ops/v1/keys/${encodeURIComponent(credentialId)}/webhook-endpoints/${encodeURIComponent(endpointId)}`,
       ),
     setLocale: (organization: string, locale: string) =>
       request<unknown>(

@@ -177,8 +177,8 @@ export interface Redelivery {
 
 /**
  * Makes the event's deliveries to the endpoints a redelivery reaches (only
- * `endpointId`, when given) pending and due at `now`, a missing one
- * inserted, and reads the event back: one batch, which writes nothing
+ * `endpointId`, when given) pending and due at `now`, their retries begun
+ * again (their attempts stay), a missing one inserted, and reads the event back: one batch, which writes nothing
  * unless the event is the credential's and kept.
  */
 export async function redeliverEvent(
@@ -198,6 +198,7 @@ export async function redeliverEvent(
       nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
       createdAt: sql<number>`${now}`.as("created_at"),
       updatedAt: sql<number>`${now}`.as("updated_at"),
+      retryingSince: sql<number>`${now}`.as("retrying_since"),
     })
     .from(events)
     .innerJoin(
@@ -220,7 +221,14 @@ export async function redeliverEvent(
       .select(targets)
       .onConflictDoUpdate({
         target: [webhookDeliveries.eventId, webhookDeliveries.endpointId],
-        set: { status: "pending", nextAttemptAt: now, updatedAt: now },
+        // Its retries begin again: the backoff and the 3 days count from now.
+        set: {
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: now,
+          updatedAt: now,
+          retryingSince: now,
+        },
       })
       .returning({ endpointId: webhookDeliveries.endpointId }),
     keptEvent(db, credentialId, event.id, event.createdSince),

@@ -1,4 +1,4 @@
-import { and, eq, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { EventType } from "../schemas/event";
 import type { Database } from "./client";
 import { documents, eventOutbox } from "./schema";
@@ -66,28 +66,6 @@ export const insertDocumentEventIf = (
           eq(documents.uuid, fact.documentUuid),
           ne(documents.environment, "demo"),
           condition,
-        ),
-      ),
-  );
-
-/** Holds while the document's outbox has no event of `type` (with `first_access`, of that value). */
-export const noDocumentEventYet = (
-  db: Database,
-  uuid: string,
-  type: DocumentFact["type"],
-  firstAccess?: boolean,
-) =>
-  notExists(
-    db
-      .select({ one: sql`1` })
-      .from(eventOutbox)
-      .where(
-        and(
-          eq(eventOutbox.documentUuid, uuid),
-          eq(eventOutbox.type, type),
-          firstAccess === undefined
-            ? undefined
-            : eq(eventOutbox.firstAccess, firstAccess),
         ),
       ),
   );

@@ -96,6 +96,7 @@ export async function relayToHome(
             nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
             createdAt: sql<number>`${now}`.as("created_at"),
             updatedAt: sql<number>`${now}`.as("updated_at"),
+            retryingSince: sql<null>`null`.as("retrying_since"),
           })
           .from(webhookEndpoints)
           .where(

@@ -23,12 +23,14 @@ interface TableMove {
 
 // Set-once state fields are merged, never overwritten: a deletion, a
 // correction's mark, a first QR access or an archiving that reached either
-// copy survives. The archiver clears the body when it sets archived_at.
+// copy survives; of the QR access last written, the later. The archiver
+// clears the body when it sets archived_at.
 const DOCUMENT_MERGE = `ON CONFLICT (uuid) DO UPDATE SET
   deleted_at = coalesce(deleted_at, excluded.deleted_at),
   delete_reason = coalesce(delete_reason, excluded.delete_reason),
   rectified_by_uuid = coalesce(rectified_by_uuid, excluded.rectified_by_uuid),
   first_qr_access_at = min(coalesce(first_qr_access_at, excluded.first_qr_access_at), coalesce(excluded.first_qr_access_at, first_qr_access_at)),
+  last_qr_access_at = max(coalesce(last_qr_access_at, excluded.last_qr_access_at), coalesce(excluded.last_qr_access_at, last_qr_access_at)),
   archived_at = coalesce(archived_at, excluded.archived_at),
   data = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN data END,
   metadata = CASE WHEN coalesce(archived_at, excluded.archived_at) IS NULL THEN metadata END`;
@@ -131,6 +133,7 @@ export const MOVES = {
       "pdf_pages",
       "expires_at",
       "archived_at",
+      "last_qr_access_at",
     ],
     onConflict: DOCUMENT_MERGE,
     bodies: ["data", "metadata"],
@@ -210,6 +213,7 @@ export const MOVES = {
       "next_attempt_at",
       "created_at",
       "updated_at",
+      "retrying_since",
     ],
   ),
   webhook_attempts: {
@@ -296,12 +300,12 @@ export async function pageOfTable(
   return results;
 }
 
-/** Copies `rows` of `table` into `db`, merging them into copies already there. */
-export async function copyRows(
+/** The statement that copies `rows` of `table` into `db`, merging them into copies already there. */
+function copyStatement(
   db: Database,
   table: MovedTable,
   rows: readonly MovedRow[],
-): Promise<void> {
+): D1PreparedStatement {
   const { columns, onConflict } = MOVES[table];
   const list = columns.join(", ");
   const values = columns.map(field).join(", ");
@@ -313,7 +317,35 @@ export async function copyRows(
            .join(" AND ")})`
       : // WHERE true: SQLite's parser needs it before an upsert's ON CONFLICT.
         `INSERT INTO ${table} (${list}) SELECT ${values} FROM json_each(?) j WHERE true ${onConflict}`;
-  await db.$client.prepare(query).bind(JSON.stringify(rows)).run();
+  return db.$client.prepare(query).bind(JSON.stringify(rows));
+}
+
+/** Copies `rows` of `table` into `db`, merging them into copies already there. */
+export async function copyRows(
+  db: Database,
+  table: MovedTable,
+  rows: readonly MovedRow[],
+): Promise<void> {
+  await copyStatement(db, table, rows).run();
+}
+
+/** The statement that deletes from `db` those of `rows` still exactly as read, returning their rowids. */
+function deleteUnchangedStatement(
+  db: Database,
+  table: MovedTable,
+  rows: readonly MovedRow[],
+): D1PreparedStatement {
+  const same = MOVES[table].columns
+    .map((column) => `t.${column} IS ${field(column)}`)
+    .join(" AND ");
+  return db.$client
+    .prepare(
+      `DELETE FROM ${table} WHERE rowid IN (
+         SELECT t.rowid FROM ${table} t JOIN json_each(?) j ON t.rowid = ${field("_rowid")}
+         WHERE ${same})
+       RETURNING rowid AS _rowid`,
+    )
+    .bind(JSON.stringify(rows));
 }
 
 /**
@@ -325,19 +357,62 @@ export async function deleteUnchangedRows(
   table: MovedTable,
   rows: readonly MovedRow[],
 ): Promise<number[]> {
-  const same = MOVES[table].columns
-    .map((column) => `t.${column} IS ${field(column)}`)
-    .join(" AND ");
-  const { results } = await db.$client
-    .prepare(
-      `DELETE FROM ${table} WHERE rowid IN (
-         SELECT t.rowid FROM ${table} t JOIN json_each(?) j ON t.rowid = ${field("_rowid")}
-         WHERE ${same})
-       RETURNING rowid AS _rowid`,
-    )
-    .bind(JSON.stringify(rows))
-    .all<{ _rowid: number }>();
+  const { results } = await deleteUnchangedStatement(db, table, rows).all<{
+    _rowid: number;
+  }>();
   return results.map((row) => row._rowid);
+}
+
+/** Some rows of one table: those whose `column` holds one of `values`. */
+export interface RowSelection {
+  table: MovedTable;
+  column: string;
+  values: readonly string[];
+}
+
+/** The rows of a table that a move takes together. */
+export interface TableRows {
+  table: MovedTable;
+  rows: MovedRow[];
+}
+
+/**
+ * Moves the rows `selections` pick from `source` to `target` as the mover
+ * moves a page (read; copy, merged; delete where still as read), each step
+ * one batch, and nothing more when `source` holds none of them. A request
+ * uses it to bring a few rows it is about to work on ahead of the mover
+ * (src/domain/row-homes.ts); whatever fails in between leaves them in
+ * both, which the mover's next pass settles.
+ */
+export async function moveRowsAhead(
+  source: Database,
+  target: Database,
+  selections: readonly RowSelection[],
+): Promise<void> {
+  const read = selections.map(({ table, column, values }) =>
+    source.$client
+      .prepare(
+        `SELECT rowid AS _rowid, * FROM ${table} WHERE ${column} IN (SELECT value FROM json_each(?))`,
+      )
+      .bind(JSON.stringify(values)),
+  );
+  const found = (await source.$client.batch<MovedRow>(read))
+    .map(
+      ({ results }, index): TableRows => ({
+        table: (selections[index] as RowSelection).table,
+        rows: results,
+      }),
+    )
+    .filter(({ rows }) => rows.length > 0);
+  if (found.length === 0) return;
+  await target.$client.batch(
+    found.map(({ table, rows }) => copyStatement(target, table, rows)),
+  );
+  await source.$client.batch(
+    found.map(({ table, rows }) =>
+      deleteUnchangedStatement(source, table, rows),
+    ),
+  );
 }
 
 /** Copies organizations of `from` after rowid `after` into `to`; the last rowid read, null at the end. */

@@ -10,7 +10,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { ENVIRONMENTS } from "../schemas/environment";
 import { EVENT_TYPES } from "../schemas/event";
-import { DELIVERY_STATUSES } from "../schemas/event-result";
+import { ATTEMPT_ERRORS, DELIVERY_STATUSES } from "../schemas/event-result";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
 // - organizations: every shard (a copy each, written by the key tool);
@@ -106,6 +106,9 @@ export const documents = sqliteTable(
     expiresAt: integer("expires_at"),
     // When the archiver moved the body and audit trail to R2.
     archivedAt: integer("archived_at"),
+    // The QR access last written (audit row and event): a later one is
+    // written only a minute after it (qr-download.ts).
+    lastQrAccessAt: integer("last_qr_access_at"),
   },
   (t) => [
     // A version is rectified at most once: the last guard against two
@@ -394,7 +397,8 @@ export const webhookEndpoints = sqliteTable(
       .notNull(),
     description: text("description"),
     enabled: integer("enabled", { mode: "boolean" }).notNull(),
-    // "failing" when the service disabled it after 3 days of failures.
+    // "failing" when the service disabled it after 3 days of failures,
+    // "revoked" when its key was revoked.
     disabledReason: text("disabled_reason"),
     // The first failed attempt since the last delivered one.
     failingSince: integer("failing_since"),
@@ -418,11 +422,15 @@ export const webhookDeliveries = sqliteTable(
     endpointId: text("endpoint_id").notNull(),
     credentialId: text("credential_id").notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
+    // Failed attempts since its retries began (the backoff counts them).
     attempts: integer("attempts").notNull().default(0),
     // When the next attempt is due; null once delivered or failed.
     nextAttemptAt: integer("next_attempt_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    // When its retries began (the backoff and the 3 days count from it) if
+    // a redelivery restarted them; null: at created_at.
+    retryingSince: integer("retrying_since"),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.endpointId] }),
@@ -450,9 +458,8 @@ export const webhookAttempts = sqliteTable(
     attemptedAt: integer("attempted_at").notNull(),
     // The endpoint's HTTP status, or null when no answer came (see error).
     statusCode: integer("status_code"),
-    // "timeout" or "connection" when no answer came, "redirect" for a 3xx
-    // (never followed); null otherwise.
-    error: text("error"),
+    // Why no status says the attempt failed (ATTEMPT_ERRORS); null otherwise.
+    error: text("error", { enum: ATTEMPT_ERRORS }),
     durationMs: integer("duration_ms").notNull(),
   },
   (t) => [

@@ -1,8 +1,9 @@
 import { and, asc, eq, gt, isNull, ne, notLike, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
-import type { DocumentSummaryRow, ReservationRow } from "./documents";
+import type { DocumentSummaryRow } from "./document-summaries";
 import { copyOrganization } from "./organizations";
+import type { ReservationRow } from "./reservations";
 import {
   type CredentialRow,
   credentials,

@@ -9,7 +9,10 @@ import {
   lte,
   sql,
 } from "drizzle-orm";
-import type { DELIVERY_STATUSES } from "../schemas/event-result";
+import type {
+  ATTEMPT_ERRORS,
+  DELIVERY_STATUSES,
+} from "../schemas/event-result";
 import type { Database } from "./client";
 import {
   type EventRow,
@@ -71,7 +74,7 @@ export interface AttemptRow {
   credentialId: string;
   attemptedAt: number;
   statusCode: number | null;
-  error: string | null;
+  error: (typeof ATTEMPT_ERRORS)[number] | null;
   durationMs: number;
 }
 
@@ -80,11 +83,12 @@ export interface AttemptOutcome {
   status: (typeof DELIVERY_STATUSES)[number];
   nextAttemptAt: number | null;
   /**
-   * For a failed attempt: the endpoint is disabled, and its pending
-   * deliveries failed, if it has failed every attempt since this time or
-   * earlier.
+   * What the attempt says of its endpoint: it took the delivery (its failures end);
+   * it failed, and is disabled, its pending deliveries failed, if it has
+   * failed every attempt since `disableIfFailingSince` or earlier; or
+   * nothing (null: nothing was posted).
    */
-  disableIfFailingSince: number | null;
+  endpoint: "delivered" | { disableIfFailingSince: number } | null;
 }
 
 /** An attempt with what it makes of its delivery. */
@@ -96,8 +100,6 @@ export interface AttemptRecord {
 /** The statements that record one attempt (recordAttempts). */
 function attemptStatements(db: Database, { attempt, outcome }: AttemptRecord) {
   const at = attempt.attemptedAt + attempt.durationMs;
-  const endpoint = eq(webhookEndpoints.id, attempt.endpointId);
-  const { disableIfFailingSince } = outcome;
   return [
     db.insert(webhookAttempts).values(attempt),
     db
@@ -109,52 +111,65 @@ function attemptStatements(db: Database, { attempt, outcome }: AttemptRecord) {
         updatedAt: at,
       })
       .where(and(isDelivery(attempt), isPending)),
-    // A delivered attempt ends the endpoint's failures; a failed one starts
-    // them (each a write only when it changes something).
-    outcome.status === "delivered"
-      ? db
-          .update(webhookEndpoints)
-          .set({ failingSince: null })
-          .where(and(endpoint, isNotNull(webhookEndpoints.failingSince)))
-      : db
-          .update(webhookEndpoints)
-          .set({ failingSince: attempt.attemptedAt })
-          .where(and(endpoint, isNull(webhookEndpoints.failingSince))),
-    ...(disableIfFailingSince === null
-      ? []
-      : [
-          db
-            .update(webhookEndpoints)
-            .set({ enabled: false, disabledReason: "failing", updatedAt: at })
-            .where(
-              and(
-                endpoint,
-                eq(webhookEndpoints.enabled, true),
-                lte(webhookEndpoints.failingSince, disableIfFailingSince),
-              ),
-            ),
-          db
-            .update(webhookDeliveries)
-            .set({ status: "failed", nextAttemptAt: null, updatedAt: at })
-            .where(
-              and(
-                eq(webhookDeliveries.endpointId, attempt.endpointId),
-                isPending,
-                exists(
-                  db
-                    .select({ one: sql`1` })
-                    .from(webhookEndpoints)
-                    .where(
-                      and(
-                        endpoint,
-                        eq(webhookEndpoints.enabled, false),
-                        eq(webhookEndpoints.disabledReason, "failing"),
-                      ),
-                    ),
+    ...endpointStatements(db, attempt, outcome.endpoint, at),
+  ];
+}
+
+/** What an attempt's record writes on its endpoint (AttemptOutcome's `endpoint`). */
+function endpointStatements(
+  db: Database,
+  attempt: AttemptRow,
+  said: AttemptOutcome["endpoint"],
+  at: number,
+) {
+  const endpoint = eq(webhookEndpoints.id, attempt.endpointId);
+  // A delivery ends the endpoint's failures; a failure starts them (each a
+  // write only when it changes something).
+  if (said === null) return [];
+  if (said === "delivered") {
+    return [
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: null })
+        .where(and(endpoint, isNotNull(webhookEndpoints.failingSince))),
+    ];
+  }
+  return [
+    db
+      .update(webhookEndpoints)
+      .set({ failingSince: attempt.attemptedAt })
+      .where(and(endpoint, isNull(webhookEndpoints.failingSince))),
+    db
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: "failing", updatedAt: at })
+      .where(
+        and(
+          endpoint,
+          eq(webhookEndpoints.enabled, true),
+          lte(webhookEndpoints.failingSince, said.disableIfFailingSince),
+        ),
+      ),
+    db
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null, updatedAt: at })
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, attempt.endpointId),
+          isPending,
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(webhookEndpoints)
+              .where(
+                and(
+                  endpoint,
+                  eq(webhookEndpoints.enabled, false),
+                  eq(webhookEndpoints.disabledReason, "failing"),
                 ),
               ),
-            ),
-        ]),
+          ),
+        ),
+      ),
   ];
 }
 

@@ -4,6 +4,7 @@ import {
   type Column,
   count,
   eq,
+  inArray,
   or,
   type SQL,
   sql,
@@ -30,6 +31,9 @@ export const subscribesTo = (type: EventType | Column): SQL =>
     eq(webhookEndpoints.eventTypes, [ALL_EVENT_TYPES]),
     sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.eventTypes}) WHERE value = ${type})`,
   )}`;
+
+/** Holds for an endpoint not disabled by its key's revocation, which nothing changes back. */
+const notRevoked = sql`${webhookEndpoints.disabledReason} IS NOT 'revoked'`;
 
 const endpointOf = (credentialId: string, id: string) =>
   and(
@@ -95,7 +99,9 @@ export interface EndpointChanges {
  * Applies `changes`; the endpoint as it now is, or undefined when the
  * credential has none of that id. Setting `enabled` is the owner's
  * decision: it clears a disabling by the service, and enabling a disabled
- * endpoint forgets its failures so far (a fresh 3 days).
+ * endpoint forgets its failures so far (a fresh 3 days). An endpoint
+ * disabled by its key's revocation is changed no more: a request the key
+ * made while being revoked must not start it again.
  */
 export async function updateEndpoint(
   db: Database,
@@ -117,7 +123,7 @@ export async function updateEndpoint(
         : {}),
       updatedAt: now,
     })
-    .where(endpointOf(credentialId, id))
+    .where(and(endpointOf(credentialId, id), notRevoked))
     .returning();
   return row;
 }
@@ -181,6 +187,42 @@ export async function deleteEndpoint(
 }
 
 /**
+ * Disables every endpoint of a credential being revoked and fails their
+ * deliveries still pending, in one batch; each statement writes only what
+ * is not so yet, so a call again (after an answer lost) changes nothing
+ * done and finishes what was not.
+ */
+export async function disableRevokedEndpoints(
+  db: Database,
+  credentialId: string,
+  now: number,
+): Promise<void> {
+  await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: "revoked", updatedAt: now })
+      .where(and(eq(webhookEndpoints.credentialId, credentialId), notRevoked)),
+    db
+      .update(webhookDeliveries)
+      .set({ status: "failed", nextAttemptAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(webhookDeliveries.credentialId, credentialId),
+          // Through webhook_deliveries_endpoint_idx, as deleteEndpoint.
+          sql`${webhookDeliveries.status} = 'pending'`,
+          inArray(
+            webhookDeliveries.endpointId,
+            db
+              .select({ id: webhookEndpoints.id })
+              .from(webhookEndpoints)
+              .where(eq(webhookEndpoints.credentialId, credentialId)),
+          ),
+        ),
+      ),
+  ]);
+}
+
+/**
  * Writes a ping event and its one delivery, due now, in one batch, both only
  * if the credential has the endpoint it names. Whether it had it.
  */
@@ -197,6 +239,7 @@ export async function insertPing(
     nextAttemptAt: event.createdAt,
     createdAt: event.createdAt,
     updatedAt: event.createdAt,
+    retryingSince: null,
   };
   const toEndpoint = endpointOf(event.credentialId, event.endpointId);
   const [inserted] = await db.batch([

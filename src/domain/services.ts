@@ -8,6 +8,7 @@ import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
 import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
+import type { Slots } from "./events/slots";
 import type { RateLimits } from "./rate-limits";
 import type { WebhookSettings } from "./webhooks/webhook-settings";
 
@@ -63,6 +64,8 @@ export interface Services {
   /** The webhooks' secrets keyring and the URLs this deployment delivers to. */
   webhooks: WebhookSettings;
   sendWebhook: SendWebhook;
+  /** The invocation's webhook POSTs in flight: at most six (src/domain/events/deliver.ts). */
+  webhookPosts: Slots;
   /** EFTI_GATE_URL and its credential; null (the default): nothing is registered. */
   eftiGate: EftiGate | null;
   sendToGate: SendToGate;

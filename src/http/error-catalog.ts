@@ -56,7 +56,6 @@ const UNAVAILABLE: Record<UnavailableDependency, string> = {
   pdf_store: "The document store could not be reached.",
   font_store: "The fonts this document needs could not be loaded.",
   rate_limiter: "The rate limiter could not be reached.",
-  lock: "The service is busy with another request for the same document or reference.",
 };
 
 const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {

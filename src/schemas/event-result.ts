@@ -20,17 +20,29 @@ export const eventListSchema = component(
   }),
 );
 
+/**
+ * Why an attempt failed when no status says it: no answer (`timeout`,
+ * `connection`), a 3xx never followed (`redirect`), or nothing posted
+ * because its secret would not open (`signing`).
+ */
+export const ATTEMPT_ERRORS = [
+  "timeout",
+  "connection",
+  "redirect",
+  "signing",
+] as const;
+
 const deliveryAttemptSchema = z.strictObject({
   attempted_at: timestamp,
   status_code: z.int().nullable().meta({
     description: "The endpoint's HTTP status; null when no answer came.",
   }),
   error: z
-    .string()
+    .enum(ATTEMPT_ERRORS)
     .nullable()
     .meta({
       description:
-        "Why the attempt failed when its status does not say: `timeout` or `connection` (no answer), `redirect` (a 3xx, never followed); null otherwise.",
+        "Why the attempt failed when its status does not say: `timeout` or `connection` (no answer), `redirect` (a 3xx, never followed), `signing` (nothing was posted: the endpoint's secret could not be opened on our side); null otherwise.",
       examples: ["timeout"],
     }),
   duration_ms: z.int().min(0),

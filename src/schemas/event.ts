@@ -6,7 +6,9 @@ import { KEY_ENVIRONMENTS } from "./environment";
 // An event as the events API lists it and a webhook delivery posts it
 // (docs/webhooks.md). Thin on purpose: who, what and when, never the QR link
 // or its secret, a PDF, transport data, metadata or a key; a receiver that
-// needs more reads the document within its window.
+// needs more reads the document within its window. Open objects, not strict:
+// fields may be added to an event, never removed or changed, and a receiver
+// generated from the published schemas must take the added ones.
 
 /** The types of event a document's facts give. */
 export const DOCUMENT_EVENT_TYPES = [
@@ -47,7 +49,7 @@ const envelope = <Type extends EventType, Data extends z.ZodType>(
   description: string,
 ) =>
   z
-    .strictObject({
+    .object({
       id: eventIdSchema,
       type: z.literal(type),
       created_at: timestamp.meta({
@@ -64,7 +66,7 @@ const documentIssuedEvent = component(
   "DocumentIssuedEvent",
   envelope(
     "document.issued",
-    z.strictObject(documentFacts),
+    z.object(documentFacts),
     "A document was issued: a create, or a correction (its `rectifies_uuid` names the version it corrects).",
   ),
 );
@@ -73,7 +75,7 @@ const documentRectifiedEvent = component(
   "DocumentRectifiedEvent",
   envelope(
     "document.rectified",
-    z.strictObject(documentFacts),
+    z.object(documentFacts),
     "A correction replaced this version; its own `document.issued` event names this one in `rectifies_uuid`.",
   ),
 );
@@ -82,7 +84,7 @@ const documentDeletedEvent = component(
   "DocumentDeletedEvent",
   envelope(
     "document.deleted",
-    z.strictObject(documentFacts),
+    z.object(documentFacts),
     "The document was deleted within its deletion window; its QR link no longer opens it.",
   ),
 );
@@ -91,12 +93,12 @@ const documentAccessedEvent = component(
   "DocumentAccessedEvent",
   envelope(
     "document.accessed",
-    z.strictObject({
+    z.object({
       ...documentFacts,
       accessed_at: timestamp,
       first: z.boolean().meta({
         description:
-          "The document's first QR access: from then on it can no longer be deleted. Later accesses are sent as the audit trail records them (a burst of scans of a settled document may be one).",
+          "The document's first QR access: from then on it can no longer be deleted. It is always sent; a later access is sent only a minute or more after the last one sent for the document, so scans in between send nothing.",
       }),
     }),
     "The document's QR link opened its PDF (an inspector's scan, or anyone holding the link).",
@@ -107,7 +109,7 @@ const documentEftiFollowUpEvent = component(
   "DocumentEftiFollowUpEvent",
   envelope(
     "document.efti_follow_up",
-    z.strictObject({
+    z.object({
       ...documentFacts,
       dataset_id: z.uuid().meta({
         description:
@@ -129,7 +131,7 @@ const pingEvent = component(
   "PingEvent",
   envelope(
     "ping",
-    z.strictObject({ webhook_endpoint_id: z.string() }),
+    z.object({ webhook_endpoint_id: z.string() }),
     "A test, sent to one endpoint when its owner asks for it.",
   ),
 );

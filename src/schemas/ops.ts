@@ -2,6 +2,7 @@ import * as z from "zod";
 import { documentLocaleSchema } from "./document-locale";
 import { KEY_ENVIRONMENTS } from "./environment";
 import { limitParameter, singleValued } from "./list-query";
+import { webhookEndpointPath } from "./webhook-endpoint";
 
 // The bodies and answers of the operations API (/ops/v1, docs/operations.md),
 // described in its own OpenAPI document, apart from the customers' one.
@@ -32,6 +33,11 @@ export const issuedKeySchema = z.strictObject({
 export const credentialIdPath = z.object({
   credential_id: z.string().regex(/^cred_[0-9A-Za-z]{1,64}$/),
 });
+
+/** One webhook endpoint of a credential. */
+export const credentialEndpointPath = credentialIdPath.extend(
+  webhookEndpointPath.shape,
+);
 
 export const revokedKeySchema = z.strictObject({
   credential_id: z.string(),

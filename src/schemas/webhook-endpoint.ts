@@ -158,13 +158,17 @@ const endpointFields = {
   enabled: z.boolean().meta({
     description: "Whether events are delivered to it now.",
   }),
-  disabled_reason: z.enum(["failing"]).nullable().meta({
+  disabled_reason: z.enum(["failing", "revoked"]).nullable().meta({
     description:
-      '"failing" when the service disabled it: every attempt failed for 3 days. null otherwise (also when you disabled it). `enabled: true` starts it again.',
+      '"failing" when the service disabled it: every attempt failed for 3 days; `enabled: true` starts it again. "revoked" when its key was revoked: for good. null otherwise (also when you disabled it).',
   }),
   failing_since: timestamp.nullable().meta({
     description:
       "The first failed attempt since the last delivered one; null when the last attempt was delivered, or none failed.",
+  }),
+  previous_secret_expires_at: timestamp.nullable().meta({
+    description:
+      "When the secret the last rotation replaced stops signing beside the current one (or stopped: a time past); null when the secret was never rotated.",
   }),
   created_at: timestamp,
   updated_at: timestamp,

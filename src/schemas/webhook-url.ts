@@ -54,10 +54,13 @@ function inPrefix(bytes: number[], network: number[], prefix: number) {
   return true;
 }
 
-const ipv4Range = (bytes: number[]): Range | null =>
-  IPV4_RANGES.find(([network, prefix]) =>
-    inPrefix(bytes, network, prefix),
-  )?.[2] ?? null;
+/** The first of `ranges` that holds the address `bytes`, or null. */
+const rangeOf = (
+  ranges: readonly [number[], number, Range][],
+  bytes: number[],
+): Range | null =>
+  ranges.find(([network, prefix]) => inPrefix(bytes, network, prefix))?.[2] ??
+  null;
 
 /** The 16 bytes of an IPv6 address as the URL parser writes it (hex groups, `::` at most once). */
 function ipv6Bytes(address: string): number[] {
@@ -72,30 +75,62 @@ function ipv6Bytes(address: string): number[] {
   });
 }
 
+// IPv6 ranges refused whole, as [first bytes, prefix length]; looked up
+// before the embeddings, so that `::` and `::1` are not read as IPv4.
+const IPV6_RANGES: readonly [number[], number, Range][] = [
+  [[], 128, { kind: "unspecified", cidr: "::/128" }],
+  [[...Array(15).fill(0), 1], 128, { kind: LOOPBACK, cidr: "::1/128" }],
+  [[0xfe, 0x80], 10, { kind: "link-local", cidr: "fe80::/10" }],
+  [[0xfe, 0xc0], 10, { kind: "site-local", cidr: "fec0::/10" }],
+  [[0xfc], 7, { kind: "unique-local", cidr: "fc00::/7" }],
+  [[0xff], 8, { kind: "multicast", cidr: "ff00::/8" }],
+  // Where its IPv4 address sits depends on the network's own prefix length
+  // (RFC 6052, 8215), and it is never globally reachable.
+  [
+    [0, 0x64, 0xff, 0x9b, 0, 1],
+    48,
+    { kind: "local-use NAT64", cidr: "64:ff9b:1::/48" },
+  ],
+];
+
+/** An IPv6 prefix that carries an IPv4 address, and where. */
+interface Embedding {
+  network: number[];
+  prefix: number;
+  /** The index of the IPv4 address's first byte. */
+  ipv4At: number;
+  /** Whether its bits are inverted (Teredo's client). */
+  inverted?: true;
+}
+
+// The IPv4 address inside decides, as the translator or tunnel on the way
+// would connect to it.
+const IPV4_EMBEDDINGS: readonly Embedding[] = [
+  // IPv4-mapped ::ffff:a.b.c.d
+  { network: [...Array(10).fill(0), 0xff, 0xff], prefix: 96, ipv4At: 12 },
+  // IPv4-compatible ::a.b.c.d
+  { network: [], prefix: 96, ipv4At: 12 },
+  // IPv4-translated ::ffff:0:a.b.c.d (RFC 2765)
+  { network: [...Array(8).fill(0), 0xff, 0xff], prefix: 96, ipv4At: 12 },
+  // NAT64's well-known prefix 64:ff9b::/96 (RFC 6052)
+  { network: [0, 0x64, 0xff, 0x9b], prefix: 96, ipv4At: 12 },
+  // 6to4 2002::/16
+  { network: [0x20, 0x02], prefix: 16, ipv4At: 2 },
+  // Teredo 2001::/32: its server, and its client
+  { network: [0x20, 0x01, 0, 0], prefix: 32, ipv4At: 4 },
+  { network: [0x20, 0x01, 0, 0], prefix: 32, ipv4At: 12, inverted: true },
+];
+
 function ipv6Range(bytes: number[]): Range | null {
-  const firstTen = bytes.slice(0, 10).every((byte) => byte === 0);
-  const [b10, b11] = [bytes[10], bytes[11]];
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d): the IPv4
-  // address inside decides, as a stack that maps them would connect to it.
-  if (
-    firstTen &&
-    ((b10 === 0xff && b11 === 0xff) || (b10 === 0 && b11 === 0))
-  ) {
-    const inside = bytes.slice(12);
-    if (b10 === 0 && inside.slice(0, 3).every((byte) => byte === 0)) {
-      if (inside[3] === 0) return { kind: "unspecified", cidr: "::/128" };
-      if (inside[3] === 1) return { kind: LOOPBACK, cidr: "::1/128" };
-    }
-    return ipv4Range(inside);
-  }
-  if (inPrefix(bytes, [0xfe, 0x80], 10)) {
-    return { kind: "link-local", cidr: "fe80::/10" };
-  }
-  if (inPrefix(bytes, [0xfc], 7)) {
-    return { kind: "unique-local", cidr: "fc00::/7" };
-  }
-  if (inPrefix(bytes, [0xff], 8)) {
-    return { kind: "multicast", cidr: "ff00::/8" };
+  const whole = rangeOf(IPV6_RANGES, bytes);
+  if (whole) return whole;
+  for (const { network, prefix, ipv4At, inverted } of IPV4_EMBEDDINGS) {
+    if (!inPrefix(bytes, network, prefix)) continue;
+    const ipv4 = bytes
+      .slice(ipv4At, ipv4At + 4)
+      .map((byte) => (inverted ? byte ^ 0xff : byte));
+    const range = rangeOf(IPV4_RANGES, ipv4);
+    if (range) return range;
   }
   return null;
 }
@@ -113,7 +148,7 @@ function forbiddenRange(hostname: string): Range | null {
     return ipv6Range(ipv6Bytes(hostname.slice(1, -1)));
   }
   const ipv4 = IPV4_LITERAL.exec(hostname);
-  if (ipv4) return ipv4Range(ipv4.slice(1).map(Number));
+  if (ipv4) return rangeOf(IPV4_RANGES, ipv4.slice(1).map(Number));
   const name = hostname.replace(/\.$/, "");
   if (name === "localhost" || name.endsWith(".localhost")) {
     return { kind: LOOPBACK, cidr: "localhost" };

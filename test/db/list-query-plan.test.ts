@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client";
-import { listQueries } from "../../src/db/documents";
+import { listQueries } from "../../src/db/document-summaries";
 
 /** SQLite's plan of a query, one line per step. */
 async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }) {

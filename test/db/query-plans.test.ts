@@ -25,9 +25,16 @@ import {
 import {
   commitCorrection,
   commitCreatedDocument,
-  confirmReservation,
-  countDemoDocuments,
+  markDeleted,
+} from "../../src/db/document-commits";
+import {
   deleteSummaries,
+  insertSummary,
+  listDocumentSummaries,
+  listQueries,
+} from "../../src/db/document-summaries";
+import {
+  countDemoDocuments,
   documentExists,
   findDocumentByUuid,
   findDocumentsByUuidPrefix,
@@ -35,17 +42,6 @@ import {
   findOwnDocumentByUuid,
   findOwnDocumentForDeletion,
   findQrLinkTarget,
-  findReservation,
-  findReservationHolder,
-  findUnconfirmedReservations,
-  freeReservation,
-  insertSummary,
-  listDocumentSummaries,
-  listQueries,
-  markDeleted,
-  moveReservationAhead,
-  recordQrAccess,
-  reserveForCorrection,
 } from "../../src/db/documents";
 import { keepFollowUp } from "../../src/db/efti-follow-ups";
 import {
@@ -93,14 +89,25 @@ import {
   findStalePendingPdfObjects,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
+import { recordQrAccess } from "../../src/db/qr-accesses";
 import {
   copyOrganizationsPage,
   copyRows,
   deleteUnchangedRows,
   MOVES,
   type MovedTable,
+  moveRowsAhead,
   pageOfTable,
 } from "../../src/db/rebalance";
+import {
+  confirmReservation,
+  findReservation,
+  findReservationHolder,
+  findUnconfirmedReservations,
+  freeReservation,
+  moveReservationAhead,
+  reserveForCorrection,
+} from "../../src/db/reservations";
 import { type DocumentRow, documents, events } from "../../src/db/schema";
 import {
   copyCredentials,
@@ -121,6 +128,7 @@ import {
 } from "../../src/db/webhook-deliveries";
 import {
   deleteEndpoint,
+  disableRevokedEndpoints,
   findEndpoint,
   insertEndpointUnderLimit,
   insertPing,
@@ -162,7 +170,6 @@ const NO_SQL: Record<string, string> = {
   isUniqueViolation: "reads an error",
   reservationFor: "builds a row",
   noEventYet: "builds a condition",
-  noDocumentEventYet: "builds a condition",
   subscribesTo: "builds a condition",
   insertDocumentEventIf: "builds a statement of its caller's batch",
   insertRegistrationsIf: "builds a statement of its caller's batch",
@@ -363,7 +370,11 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
   documentExists: (db) => documentExists(db, original.uuid),
   recordQrAccess: (db) =>
-    recordQrAccess(db, correction.uuid, { at: NOW, requestId: "req_qr" }),
+    recordQrAccess(db, correction.uuid, {
+      at: NOW,
+      requestId: "req_qr",
+      lastWrittenBy: NOW - 60_000,
+    }),
   markDeleted: (db) =>
     markDeleted(
       db,
@@ -429,6 +440,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }),
   deleteEndpoint: async (db) =>
     deleteEndpoint(db, by.credentialId, "we_plan", NOW),
+  disableRevokedEndpoints: async (db) =>
+    disableRevokedEndpoints(db, by.credentialId, NOW),
   deletePendingPdfObject: async (db) =>
     deletePendingPdfObject(db, pdfNote.objectKey),
   findStalePendingPdfObjects: async (db) =>
@@ -593,6 +606,15 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     }
   },
   copyOrganizationsPage: (db) => copyOrganizationsPage(db, [db], 0, 100),
+  // The reads a request sends for the rows it brings ahead (none here: its
+  // copy and delete are copyRows' and deleteUnchangedRows' statements).
+  moveRowsAhead: (db) =>
+    moveRowsAhead(db, db, [
+      { table: "webhook_endpoints", column: "credential_id", values: ["none"] },
+      { table: "events", column: "id", values: ["evt_none"] },
+      { table: "webhook_deliveries", column: "event_id", values: ["evt_none"] },
+      { table: "webhook_attempts", column: "event_id", values: ["evt_none"] },
+    ]),
   findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
   findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
   markRegistrationsSent: async (db) =>
@@ -640,7 +662,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
         outcome: {
           status: "pending",
           nextAttemptAt: NOW + 5000,
-          disableIfFailingSince: NOW,
+          endpoint: { disableIfFailingSince: NOW },
         },
       },
       {
@@ -648,7 +670,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
         outcome: {
           status: "delivered",
           nextAttemptAt: null,
-          disableIfFailingSince: null,
+          endpoint: "delivered",
         },
       },
     ]);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { minimalRequest } from "../../fixtures/requests";
 import { shardOfBucket, uuidBucket } from "../../src/domain/shard-routing";
+import { keyClient } from "./rebalance-webhooks";
 
 // What one key does to the documents it issued on 4 shards while the
 // rebalance to 8 moves them (test/e2e/rebalance.test.ts): corrections whose
@@ -23,23 +24,11 @@ interface Served {
   pdf: { sha256: string };
 }
 
-/** The JSON API with one key, on one origin. */
+/** The documents API with one key, on one origin. */
 function keyApi(origin: string, key: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${origin}/api/v1/documents${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${key}`,
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      json: <T>() => JSON.parse(text) as T,
-    };
-  };
+  const api = keyClient(origin, key);
+  return (method: string, path: string, body?: unknown) =>
+    api(method, `/documents${path}`, body);
 }
 
 /** Every document of a key's list, all its pages. */

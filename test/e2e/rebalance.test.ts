@@ -5,21 +5,26 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort, keysAt } from "../../scripts/lib/commands";
+import { freePort } from "../../scripts/lib/commands";
 import { runLoad } from "../../scripts/lib/load";
 import {
   loadLocalService,
   type ServiceLoadReport,
 } from "../../scripts/lib/load-service";
 import { sqliteFiles } from "../../scripts/lib/sqlite-files";
-import {
-  credentialBucket,
-  keyBucket,
-  referenceBucket,
-  shardOfBucket,
-  uuidBucket,
-} from "../../src/domain/shard-routing";
+import { REBALANCED_TABLES, ROW_HOMES } from "../../src/domain/row-homes";
+import { shardOfBucket } from "../../src/domain/shard-routing";
 import { checkChanges, planChanges, runChanges } from "./rebalance-traffic";
+import {
+  awaitDeliveries,
+  callEndpointsUntil,
+  closeReceivers,
+  movingKey,
+  revokeAndScan,
+  type Subscriber,
+  toRevoke,
+  watch,
+} from "./rebalance-webhooks";
 
 // `npm start` on 4 shards takes a load (`npm run load` in small: creates with
 // repeated references, corrections and deletions, all verified against what
@@ -27,9 +32,11 @@ import { checkChanges, planChanges, runChanges } from "./rebalance-traffic";
 // made for the test, DB_4 … DB_7 added, SHARDS_BEFORE = 4) and
 // `npm run shards -- rebalance --from 4` runs while `npm run load` goes on
 // beside it, and the first run's key corrects, deletes and opens its
-// documents as they move (rebalance-traffic.ts). Nothing is lost, doubled or
-// served wrong, before or after, and every row of every shard is in its
-// routed one. One load run serves both tests: starting the service is most of
+// documents as they move (rebalance-traffic.ts), and keys whose homes move
+// receive their events on webhook endpoints while one of them calls the
+// endpoints API (rebalance-webhooks.ts). Nothing is lost, doubled or served
+// wrong, before or after, every event reaches each endpoint that wants it,
+// and every row of every shard is in its routed one. One load run serves both tests: starting the service is most of
 // their time.
 
 const execFileAsync = promisify(execFile);
@@ -53,6 +60,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await closeReceivers();
   if (worker?.pid && worker.exitCode === null) {
     const exited = new Promise((resolve) => worker?.once("exit", resolve));
     process.kill(-worker.pid, "SIGTERM");
@@ -127,50 +135,27 @@ async function startEightShards(port: number): Promise<ChildProcess> {
   return child;
 }
 
-/** The shard each row's routing names among eight, for every moved table of one D1 file. */
-function routedShardsOf(file: string): Set<number> {
+/** The rows of one D1 file by table (those with a bucket) and the shard among eight each routes to. */
+function routedRowsOf(file: string) {
   const database = new DatabaseSync(file, { readOnly: true });
-  const shards = new Set<number>();
-  const add = (bucket: number) => shards.add(shardOfBucket(bucket, SHARDS));
-  const rows = (sql: string) =>
-    database.prepare(sql).all() as Record<string, string>[];
+  const counts: { table: string; shard: number; rows: number }[] = [];
   try {
-    for (const row of rows("SELECT uuid FROM documents")) {
-      add(uuidBucket(row.uuid ?? ""));
-    }
-    for (const row of rows("SELECT document_uuid FROM audit_events")) {
-      add(uuidBucket(row.document_uuid ?? ""));
-    }
-    for (const row of rows(
-      "SELECT document_uuid FROM pending_deletion_marks",
-    )) {
-      add(uuidBucket(row.document_uuid ?? ""));
-    }
-    for (const row of rows(
-      "SELECT organization_id, environment, reference FROM reference_reservations",
-    )) {
-      add(
-        referenceBucket(
-          {
-            organizationId: row.organization_id ?? "",
-            environment: row.environment as "test",
-          },
-          row.reference ?? "",
-        ),
-      );
-    }
-    for (const row of rows("SELECT key_hash, environment FROM credentials")) {
-      add(keyBucket(row.key_hash ?? "", row.environment as "test"));
-    }
-    for (const row of rows("SELECT credential_id FROM document_summaries")) {
-      add(
-        credentialBucket({ id: row.credential_id ?? "", environment: "test" }),
-      );
+    for (const table of REBALANCED_TABLES) {
+      const home = ROW_HOMES[table];
+      if (!("bucket" in home)) continue;
+      for (const row of database.prepare(`SELECT * FROM ${table}`).all()) {
+        const shard = shardOfBucket(home.bucket({ ...row, _rowid: 0 }), SHARDS);
+        const count = counts.find(
+          (entry) => entry.table === table && entry.shard === shard,
+        );
+        if (count) count.rows += 1;
+        else counts.push({ table, shard, rows: 1 });
+      }
     }
   } finally {
     database.close();
   }
-  return shards;
+  return counts;
 }
 
 /**
@@ -267,32 +252,56 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
     wrong: [],
   });
 
-  const second = await keysAt(
-    origin,
-    ...["create", "--org", "During", "--env", "test"],
-    ...["--rate-limit", "1000000"],
-  );
-  const secondKey = (JSON.parse(second.stdout) as { key: string }).key;
+  // Keys with webhook endpoints on loopback receivers: the first run's, one
+  // whose load runs beside the rebalance and one that calls the endpoints
+  // API throughout it, the last two with homes that move.
+  const second = await movingKey(origin, "During");
+  const calling = await movingKey(origin, "Webhooks");
+  const called = await watch(origin, calling.key);
+  const subscribers: Subscriber[] = [
+    { key: firstKey, endpoints: [await watch(origin, firstKey)] },
+    {
+      key: second.key,
+      endpoints: [
+        await watch(origin, second.key),
+        await watch(origin, second.key, [
+          "document.rectified",
+          "document.deleted",
+        ]),
+      ],
+    },
+    { key: calling.key, endpoints: [called] },
+  ];
+  // A key whose documents' issues reached its endpoint, revoked as the move
+  // starts: the first scans of its documents after that are events no
+  // endpoint receives.
+  const revoked = await toRevoke(origin, 4);
   // The rebalance and a second load run side by side, while the first key
-  // corrects, deletes and opens documents of the first run as they move.
+  // corrects, deletes and opens documents of the first run as they move,
+  // another key issues documents and changes its endpoint, and the revoked
+  // key's documents are scanned.
   const {
     answers,
-    during: [during, moved],
-  } = await runChanges(origin, firstKey, plan, () =>
-    Promise.all([
+    during: [during, moved, calls, revocation],
+  } = await runChanges(origin, firstKey, plan, () => {
+    const rebalance = execFileAsync("npm", [
+      ...["run", "shards", "--", "rebalance"],
+      ...["--from", "4", "--url", origin],
+    ]);
+    return Promise.all([
       runLoad({
         baseUrl: origin,
-        key: secondKey,
+        key: second.key,
         creates: 80,
         clients: 6,
         maxMs: 90_000,
       }),
-      execFileAsync("npm", [
-        ...["run", "shards", "--", "rebalance"],
-        ...["--from", "4", "--url", origin],
-      ]),
-    ]),
-  );
+      rebalance,
+      callEndpointsUntil(origin, calling.key, called, rebalance),
+      revokeAndScan(origin, revoked),
+    ]);
+  });
+  expect(calls.problems, `${calls.rounds} rounds of calls`).toEqual([]);
   expect(during).toMatchObject(clean);
   expect(during.listTotal.served).toBe(during.listTotal.expected);
   const { moved: rows } = JSON.parse(
@@ -312,20 +321,63 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
     total: before.listTotal.expected + changed.listed,
     wrong: [],
   });
-  expect(await wronglyServed(origin, secondKey)).toMatchObject({
+  expect(await wronglyServed(origin, second.key)).toMatchObject({
     total: during.listTotal.expected,
     wrong: [],
   });
 
-  // Each D1 file holds the rows of one shard among eight, and the eight differ.
-  const shardsOfFiles = (await sqliteFiles(stateDir))
+  // Every event of every key, from before the move to the QR links just
+  // opened, reached each endpoint that wants it, signed with its secrets;
+  // a delivery may come twice (at least once), under the same webhook-id.
+  const delivered = await awaitDeliveries(origin, subscribers, 60_000);
+  expect(
+    delivered,
+    `${delivered.duplicates} duplicates among ${delivered.expected} deliveries`,
+  ).toMatchObject({
+    missing: [],
+    unverified: 0,
+    unexpected: [],
+    notDelivered: [],
+  });
+  // At least the issue of each document the second run created.
+  expect(delivered.expected).toBeGreaterThanOrEqual(
+    during.statuses["create 201"] ?? Number.POSITIVE_INFINITY,
+  );
+
+  // Each D1 file holds the rows of one shard among eight (the one most of
+  // its rows route to), and the eight differ; a row of another shard is
+  // named by its table.
+  const files = (await sqliteFiles(stateDir))
     .filter((file) => file.includes("D1DatabaseObject"))
     .filter((file) => !file.endsWith("metadata.sqlite"))
-    .map(routedShardsOf);
-  expect(shardsOfFiles.map((shards) => shards.size)).toEqual(
-    Array(SHARDS).fill(1),
+    .map(routedRowsOf)
+    .map((counts) => {
+      const rows = (shard: number) =>
+        counts
+          .filter((count) => count.shard === shard)
+          .reduce((sum, count) => sum + count.rows, 0);
+      const [shard] = counts
+        .map((count) => count.shard)
+        .sort((a, b) => rows(b) - rows(a));
+      return { shard, counts };
+    });
+  expect(new Set(files.map(({ shard }) => shard)).size).toBe(SHARDS);
+  expect(
+    files.flatMap(({ shard, counts }) =>
+      counts
+        .filter((count) => count.shard !== shard)
+        .map(
+          (count) =>
+            `${count.rows} ${count.table} of shard ${count.shard} in shard ${shard}`,
+        ),
+    ),
+  ).toEqual([]);
+
+  // The revoked key's endpoint received its documents' issues, and nothing
+  // that happened after the revocation: not one of the scans, all served.
+  expect(revocation.scans).toEqual([200, 200, 200, 200]);
+  const received = revoked.endpoint.receiver.deliveries.map(
+    (delivery) => delivery.event?.type,
   );
-  expect(new Set(shardsOfFiles.flatMap((shards) => [...shards])).size).toBe(
-    SHARDS,
-  );
+  expect(received).toEqual(Array(4).fill("document.issued"));
 }, 420_000);

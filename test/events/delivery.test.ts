@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../fixtures/requests";
+import type { WebhookEndpointRow } from "../../src/db/schema";
 import { eventsHome } from "../../src/domain/events/home";
 import { eventSchema } from "../../src/schemas/event";
 import { CallLedger, countingBindings } from "../helpers/counting-bindings";
@@ -11,7 +12,9 @@ import {
   documentsApi,
   qrPath,
 } from "../helpers/documents-api";
+import { seedDelivery, seedEvent } from "../helpers/event-rows";
 import { shards } from "../helpers/shards";
+import { webhookEndpointsApi } from "../helpers/webhook-endpoints";
 import {
   insertEndpoint,
   type QueuedMessage,
@@ -113,6 +116,8 @@ describe("webhook deliveries", () => {
       })
     ).json()) as DocumentResultBody;
     expect((await request(qrPath(correction.url))).status).toBe(200);
+    // A later access is sent a minute after the last one at the earliest.
+    world.clock.advance(MINUTE);
     expect((await request(qrPath(correction.url))).status).toBe(200);
     const other = await api.issue({ ...minimalRequest(), reference: null });
     expect((await api.remove(other.uuid, deletion())).status).toBe(204);
@@ -155,7 +160,7 @@ describe("webhook deliveries", () => {
       expect(received.headers.get("content-type")).toBe("application/json");
       expect(received.headers.get("user-agent")).toBe("DeCA-Webhooks/1");
       expect(received.headers.get("webhook-timestamp")).toBe(
-        String(Math.floor(NOW / 1000)),
+        String(Math.floor(world.clock.now() / 1000)),
       );
       expect(await signedBy(all.secret, signatureOf(received))).toBe(true);
       expect(await signedBy(deletions.secret, signatureOf(received))).toBe(
@@ -397,6 +402,125 @@ describe("webhook deliveries", () => {
     await world.consumeDue();
     expect(world.receiver.received).toHaveLength(sent);
     expect(await deliveriesTo(owner.id, endpoint.id)).toHaveLength(2);
+  });
+});
+
+describe("an attempt's outcome", () => {
+  it("tries a ping once: a failing endpoint gets no retries", async () => {
+    const world = webhookWorld(NOW, () => new Response("no", { status: 500 }));
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    const api = webhookEndpointsApi(world.request(), owner.key);
+    expect((await api.test(endpoint.id)).status).toBe(202);
+    await world.consumeDue();
+    expect(world.receiver.received).toHaveLength(1);
+    expect(await deliveriesTo(owner.id, endpoint.id)).toMatchObject([
+      { status: "failed", attempts: 1, next_attempt_at: null },
+    ]);
+    expect(world.queue.waiting).toEqual([]);
+    world.clock.advance(HOUR);
+    await world.cron();
+    await world.consumeDue();
+    expect(world.receiver.received).toHaveLength(1);
+  });
+
+  it("starts a redelivery's retries afresh: the backoff from 5 s and 3 days from the redelivery", async () => {
+    const world = webhookWorld(NOW, () => new Response("no", { status: 500 }));
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW - DAY });
+    const to = { id: endpoint.id } as WebhookEndpointRow;
+    // Given up after 3 days of retries; and 20 failed attempts a day old.
+    const old = await seedEvent(owner, { createdAt: NOW - 4 * DAY });
+    await seedDelivery(owner, old, to, {
+      status: "failed",
+      attempts: 40,
+      nextAttemptAt: null,
+    });
+    const recent = await seedEvent(owner, { createdAt: NOW - DAY });
+    await seedDelivery(owner, recent, to, {
+      status: "pending",
+      attempts: 20,
+      nextAttemptAt: NOW + HOUR,
+    });
+    const request = world.request();
+    for (const { id } of [old, recent]) {
+      const response = await request(`/api/v1/events/${id}/redeliver`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${owner.key}` },
+      });
+      expect(response.status).toBe(202);
+    }
+    await world.consumeDue();
+    expect(world.receiver.received).toHaveLength(2);
+    const retries = await deliveriesTo(owner.id, endpoint.id);
+    for (const retry of retries) {
+      expect(retry).toMatchObject({ status: "pending", attempts: 1 });
+      expect((retry.next_attempt_at ?? 0) - NOW).toBeLessThanOrEqual(
+        6 * SECOND,
+      );
+    }
+    // Retried until 3 days after the redelivery, then failed.
+    world.clock.set(NOW + 3 * DAY - MINUTE);
+    await world.cron();
+    await world.consumeDue();
+    expect(
+      (await deliveriesTo(owner.id, endpoint.id)).map((row) => row.status),
+    ).toEqual(["pending", "pending"]);
+    world.clock.set(NOW + 3 * DAY);
+    await world.cron();
+    await world.consumeDue();
+    expect(
+      (await deliveriesTo(owner.id, endpoint.id)).map((row) => row.status),
+    ).toEqual(["failed", "failed"]);
+  });
+
+  it("counts the backoff from the attempt's end: a timed-out attempt's retry is due after it ended", async () => {
+    const world = webhookWorld(NOW, () => {
+      world.clock.advance(10 * SECOND);
+      throw new DOMException("The operation timed out.", "TimeoutError");
+    });
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    await documentsApi(world.request(), owner.key).issue(minimalRequest());
+    await world.consumeDue();
+    const ended = NOW + 10 * SECOND;
+    const [delivery] = await deliveriesTo(owner.id, endpoint.id);
+    const retryAfter = (delivery?.next_attempt_at ?? 0) - ended;
+    // The first retry's 5 s, within ±20%, after the attempt ended.
+    expect(retryAfter).toBeGreaterThanOrEqual(4 * SECOND);
+    expect(retryAfter).toBeLessThanOrEqual(6 * SECOND);
+    const comesBack = world.queue.waiting[0]?.visibleAt ?? 0;
+    expect(comesBack - (delivery?.next_attempt_at ?? 0)).toBeGreaterThanOrEqual(
+      0,
+    );
+    expect(comesBack - (delivery?.next_attempt_at ?? 0)).toBeLessThan(SECOND);
+  });
+
+  it("records a delivery whose secret cannot be opened as a failed attempt (signing), retried with the backoff, failed after 3 days", async () => {
+    const world = webhookWorld(NOW);
+    const owner = await createCredential();
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    await documentsApi(world.request(), owner.key).issue(minimalRequest());
+    const noKeyring = { ...env, WEBHOOK_KEYRING: undefined } as unknown as Env;
+    await world.consumeDue(noKeyring);
+    expect(world.receiver.received).toEqual([]);
+    expect(await attemptsTo(owner.id, endpoint.id)).toEqual([
+      { status_code: null, error: "signing" },
+    ]);
+    const [delivery] = await deliveriesTo(owner.id, endpoint.id);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1 });
+    expect((delivery?.next_attempt_at ?? 0) - NOW).toBeLessThanOrEqual(
+      6 * SECOND,
+    );
+    for (let day = 1; day <= 3; day++) {
+      world.clock.set(NOW + day * DAY);
+      await world.cron(noKeyring);
+      await world.consumeDue(noKeyring);
+    }
+    expect(await deliveriesTo(owner.id, endpoint.id)).toMatchObject([
+      { status: "failed", next_attempt_at: null },
+    ]);
+    expect(world.receiver.received).toEqual([]);
   });
 });
 

@@ -18,7 +18,7 @@
 
 /** One call that would be a round trip on Cloudflare. */
 export interface RemoteCall {
-  /** `D1 select documents`, `PDFS put`, `LOCKS acquire`. */
+  /** `D1 select documents`, `PDFS put`, `RATE_LIMITER consume`. */
   label: string;
   depth: number;
   background: boolean;
@@ -308,8 +308,8 @@ function countingNamespace<T extends object>(
 }
 
 /**
- * `env` with every D1 shard, both R2 buckets, both Durable Object
- * namespaces and the events queue recorded by `ledger`.
+ * `env` with every D1 shard, both R2 buckets, the rate limiter's Durable
+ * Object namespace and the events queue recorded by `ledger`.
  */
 export function countingBindings(env: Env, ledger: CallLedger): Env {
   const counted: Record<string, unknown> = { ...env };
@@ -321,7 +321,6 @@ export function countingBindings(env: Env, ledger: CallLedger): Env {
   }
   counted.PDFS = countingR2(ledger, "PDFS", env.PDFS);
   counted.FONTS = countingR2(ledger, "FONTS", env.FONTS);
-  counted.LOCKS = countingNamespace(ledger, "LOCKS", env.LOCKS);
   counted.RATE_LIMITER = countingNamespace(
     ledger,
     "RATE_LIMITER",

@@ -43,6 +43,7 @@ export const documentRow = (
   pdfPages: 1,
   expiresAt: null,
   archivedAt: null,
+  lastQrAccessAt: null,
   ...fields,
 });
 

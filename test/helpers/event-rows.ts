@@ -111,6 +111,7 @@ export async function seedDelivery(
     nextAttemptAt: event.createdAt,
     createdAt: event.createdAt,
     updatedAt: event.createdAt,
+    retryingSince: null,
     ...changes,
   };
   await homeOf(owner).insert(webhookDeliveries).values(row);

@@ -98,17 +98,6 @@ export const d1Down = (sql = /./): Env => ({
   ),
 });
 
-/** The bindings with every reference and document lock object unreachable. */
-export const locksDown = (): Env => ({
-  ...env,
-  LOCKS: replacing(env.LOCKS, {
-    get: () => ({
-      acquire: () => Promise.reject(new Error("Durable Object unreachable")),
-      release: () => Promise.resolve(),
-    }),
-  }),
-});
-
 /** The bindings with every rate limiter object unreachable. */
 export const rateLimiterDown = (): Env => ({
   ...env,
@@ -290,17 +279,6 @@ export const d1Before = (sql: RegExp, hook: () => Promise<void>): Env => {
     return run();
   });
 };
-
-/** The bindings with every lock granted at once: as if every lease had lapsed. */
-export const locksGrantAll = (): Env => ({
-  ...env,
-  LOCKS: replacing(env.LOCKS, {
-    get: () => ({
-      acquire: () => Promise.resolve(crypto.randomUUID()),
-      release: () => Promise.resolve(),
-    }),
-  }),
-});
 
 /**
  * The bindings with every D1 call held until `release()`: what a request

@@ -38,14 +38,14 @@ export const whileMoving = (bindings: Env = env): Env => ({
 });
 
 /** Whether a bucket's rows move: its shard among four is not the one among two. */
-const bucketMoves = (bucket: number): boolean =>
+export const bucketMoves = (bucket: number): boolean =>
   shardOfBucket(bucket, 4) !== shardOfBucket(bucket, FROM);
 
 /** A key issued on two shards, with its organization; with `homeMoving`, one whose list moves to another home shard. */
 export async function keyOnTwoShards(
   organization: string,
   homeMoving = false,
-): Promise<{ key: string; organizationId: string }> {
+): Promise<{ key: string; organizationId: string; credentialId: string }> {
   for (;;) {
     const response = await opsClient(twoShards)(
       "/ops/v1/keys",
@@ -61,7 +61,11 @@ export async function keyOnTwoShards(
       environment: "test",
     });
     if (!homeMoving || bucketMoves(home)) {
-      return { key: issued.key, organizationId: issued.organization_id };
+      return {
+        key: issued.key,
+        organizationId: issued.organization_id,
+        credentialId: issued.credential_id,
+      };
     }
   }
 }

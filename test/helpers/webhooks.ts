@@ -22,6 +22,9 @@ import { callWithClock, fixedClock } from "./worker";
 // records every delivery, and the API Worker's queue consumer run on the
 // messages that are due by the test's clock, as Cloudflare Queues would.
 
+/** The most messages Cloudflare Queues hands the consumer at once (wrangler.toml). */
+const MAX_BATCH_SIZE = 100;
+
 /** A message sent to the events queue, and when it is delivered to the consumer. */
 export interface QueuedMessage {
   body: EventMessage;
@@ -81,8 +84,11 @@ export interface Received {
  * says for it (200 unless told), or throws what it throws (no answer).
  */
 export function recordingReceiver(
-  answer: (received: Received, index: number) => Response = () =>
-    new Response("ok"),
+  answer: (
+    received: Received,
+    index: number,
+    signal: AbortSignal,
+  ) => Response | Promise<Response> = () => new Response("ok"),
 ) {
   const received: Received[] = [];
   const send: SendWebhook = async (request) => {
@@ -93,7 +99,7 @@ export function recordingReceiver(
       id: request.headers.get("webhook-id") ?? "",
     };
     received.push(delivery);
-    return answer(delivery, received.length - 1);
+    return answer(delivery, received.length - 1, request.signal);
   };
   return { received, send };
 }
@@ -155,33 +161,41 @@ export function webhookWorld(
     /** The service on these bindings (D1 as `bindings` says). */
     request: (bindings?: Env) => callWithClock(clock, withQueue(bindings)),
     /**
-     * Hands every message visible by now to the consumer, then those they
-     * sent that are visible by now, until none is left; a message the
-     * consumer retried comes back after its delay.
+     * Hands one batch of the messages visible by now (up to 100, as
+     * wrangler.toml's max_batch_size) to the consumer; a message it retried
+     * comes back after its delay. Whether there was any.
+     */
+    async consumeBatch(bindings?: Env): Promise<boolean> {
+      const due = queue.takeDue();
+      queue.waiting.unshift(...due.splice(MAX_BATCH_SIZE));
+      if (due.length === 0) return false;
+      const result = await consume(
+        due.map((message) => message.body),
+        {
+          clock,
+          sendWebhook: receiver.send,
+          sendToGate: gate.send,
+          bindings: withQueue(bindings),
+        },
+      );
+      for (const retried of result.retryMessages) {
+        const index = Number(retried.msgId.slice("message-".length));
+        queue.waiting.push({
+          body: (due[index] as QueuedMessage).body,
+          // The delay the handler asks for (the test's result omits it).
+          visibleAt:
+            clock.now() + (retried.delaySeconds ?? RETRY_DELAY_SECONDS) * 1000,
+        });
+      }
+      return true;
+    },
+    /**
+     * Hands the messages visible by now to the consumer, a batch at a time,
+     * then those they sent that are visible by now, until none is left.
      */
     async consumeDue(bindings?: Env): Promise<void> {
-      for (let round = 0; round < 20; round++) {
-        const due = queue.takeDue();
-        if (due.length === 0) return;
-        const result = await consume(
-          due.map((message) => message.body),
-          {
-            clock,
-            sendWebhook: receiver.send,
-            sendToGate: gate.send,
-            bindings: withQueue(bindings),
-          },
-        );
-        for (const retried of result.retryMessages) {
-          const index = Number(retried.msgId.slice("message-".length));
-          queue.waiting.push({
-            body: (due[index] as QueuedMessage).body,
-            // The delay the handler asks for (the test's result omits it).
-            visibleAt:
-              clock.now() +
-              (retried.delaySeconds ?? RETRY_DELAY_SECONDS) * 1000,
-          });
-        }
+      for (let round = 0; round < 100; round++) {
+        if (!(await this.consumeBatch(bindings))) return;
       }
       throw new Error("the queue never emptied");
     },

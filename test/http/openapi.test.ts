@@ -512,6 +512,33 @@ describe("the OpenAPI document's webhooks", () => {
     }
   });
 
+  it("lets a receiver's payload take fields added later, at the top and in data; a request's body stays strict", () => {
+    const { document: copy, lookup } = indexedApiDocument<typeof document>();
+    const schemas = copy.components.schemas as Record<string, Schema>;
+    const fits = (value: unknown, schema: object) =>
+      validate(value, schema as Schema, "2020-12", lookup, false).valid;
+    for (const { post } of Object.values(webhooks)) {
+      const { schema: ref, example } =
+        post.requestBody.content["application/json"];
+      const schema = schemas[
+        (ref as { $ref: string }).$ref.split("/").at(-1) as string
+      ] as Schema;
+      const { data, ...event } = example as { data: object };
+      const added = {
+        ...event,
+        added_later: 1,
+        data: { ...data, added_later: "x" },
+      };
+      expect(fits(example, schema)).toBe(true);
+      expect(fits(added, schema)).toBe(true);
+      expect(fits(added, schemas.Event as Schema)).toBe(true);
+    }
+    const create = schemas.CreateWebhookEndpointRequest as Schema;
+    const body = { url: "https://tms.example.com/hooks", events: ["*"] };
+    expect(fits(body, create)).toBe(true);
+    expect(fits({ ...body, added_later: 1 }, create)).toBe(false);
+  });
+
   it("names the Standard Webhooks headers and what the receiver answers", () => {
     for (const { post } of Object.values(webhooks)) {
       expect(

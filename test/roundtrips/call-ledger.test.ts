@@ -10,6 +10,7 @@ import { roundTrips } from "./round-trip-table";
 // The ledger on the real local bindings: what it says of calls made one
 // after another, together, and left to run after the answer.
 
+const NOW = Date.UTC(2026, 10, 21, 9, 30);
 const ledger = new CallLedger();
 const bindings = countingBindings(env, ledger);
 const db = bindings.DB_0;
@@ -47,19 +48,15 @@ describe("the call ledger", () => {
   it("counts calls made together as one step", async () => {
     const figures = await figuresOf(async () => {
       await Promise.all([select(), bindings.PDFS.head("ledger/none")]);
-      const lock = bindings.LOCKS.get(bindings.LOCKS.idFromName("ledger"));
-      await (lock as unknown as { acquire(ms: number): Promise<string> })
-        .acquire(1000)
-        .then((token) =>
-          (
-            lock as unknown as { release(token: string): Promise<void> }
-          ).release(token),
-        );
+      const limiter = bindings.RATE_LIMITER.getByName("ledger");
+      const limits = [{ limit: 10, windowMs: 60_000 }];
+      await limiter.consume("ledger", NOW, limits);
+      await limiter.consume("ledger", NOW + 1, limits);
     });
     expect(figures).toMatchObject({
       calls: 4,
       sequential: 3,
-      path: "D1 select organizations + PDFS head → LOCKS acquire → LOCKS release",
+      path: "D1 select organizations + PDFS head → RATE_LIMITER consume → RATE_LIMITER consume",
     });
   });
 

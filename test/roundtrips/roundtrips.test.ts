@@ -41,6 +41,7 @@ const BUDGETS: Record<string, number> = {
   // the count's verdict (docs/performance.md).
   "List, the key's first request in this isolate": 3,
   "QR within the deletion window, first scan": 2,
+  "QR within the deletion window, scan within a minute of the last access written": 1,
   "QR within the deletion window, later scan": 1,
   "QR after the deletion window": 1,
   "QR on an edge cache hit": 0,
@@ -167,6 +168,12 @@ describe("round trips of every operation", () => {
     );
     const link = qrPath(String(unreferenced.url));
     await operation("QR within the deletion window, first scan", 200, link);
+    await operation(
+      "QR within the deletion window, scan within a minute of the last access written",
+      200,
+      link,
+    );
+    clock.advance(60_000);
     await operation("QR within the deletion window, later scan", 200, link);
     clock.advance(4 * HOUR_MS);
     await operation("QR after the deletion window", 200, link);

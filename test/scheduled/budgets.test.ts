@@ -224,7 +224,7 @@ describe("the cron with every task's backlog beyond its share", () => {
           rows(
             "webhook_deliveries",
             600,
-            `'evt_due_${index}_' || i, 'we_budget', 'cred_budget', 'pending', 1, ${lostAt}, ${lostAt}, ${lostAt}`,
+            `'evt_due_${index}_' || i, 'we_budget', 'cred_budget', 'pending', 1, ${lostAt}, ${lostAt}, ${lostAt}, NULL`,
           ),
         ),
         shard.prepare(

@@ -3,11 +3,13 @@ import {
   documentExists,
   findDocumentByUuid,
   findOwnDocumentByUuid,
+} from "../../db/documents";
+import {
   findReservation,
   findReservationHolder,
   freeReservation,
   type ReservationRow,
-} from "../../db/documents";
+} from "../../db/reservations";
 import type { DocumentRow } from "../../db/schema";
 import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";

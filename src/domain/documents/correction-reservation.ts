@@ -4,7 +4,7 @@ import {
   moveReservationAhead,
   type ReservationRow,
   reserveForCorrection,
-} from "../../db/documents";
+} from "../../db/reservations";
 import type { Environment } from "../../schemas/environment";
 import type { Credential } from "../authenticate";
 import type { Services } from "../services";

@@ -1,9 +1,6 @@
-import {
-  deleteSummaries,
-  findOwnDocumentForDeletion,
-  insertSummary,
-  markDeleted,
-} from "../../db/documents";
+import { markDeleted } from "../../db/document-commits";
+import { deleteSummaries, insertSummary } from "../../db/document-summaries";
+import { findOwnDocumentForDeletion } from "../../db/documents";
 import type { DocumentRow } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { DeleteRequest } from "../../schemas/delete-request";

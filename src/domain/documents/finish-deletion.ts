@@ -1,9 +1,6 @@
 import type { Database } from "../../db/client";
-import {
-  deleteSummaries,
-  findMarkedDocuments,
-  insertSummary,
-} from "../../db/documents";
+import { deleteSummaries, insertSummary } from "../../db/document-summaries";
+import { findMarkedDocuments } from "../../db/documents";
 import {
   deletePendingDeletionMarks,
   deleteUndoneDeletionMarks,

@@ -2,10 +2,9 @@ import type { Database } from "../../db/client";
 import {
   commitCorrection,
   commitCreatedDocument,
-  countDemoDocuments,
-  findDocumentByUuid,
-  insertSummary,
-} from "../../db/documents";
+} from "../../db/document-commits";
+import { insertSummary } from "../../db/document-summaries";
+import { countDemoDocuments, findDocumentByUuid } from "../../db/documents";
 import { isUniqueViolation } from "../../db/errors";
 import {
   deletePendingPdfObject,
@@ -28,6 +27,7 @@ import {
   newDocumentUuid,
   randomBucket,
   referenceBucket,
+  shardsHolding,
   toDocument,
   uuidBucket,
 } from "../shard-routing";
@@ -163,6 +163,7 @@ export function versionRow(
     // A demo document lives as long as its session.
     expiresAt: credential.expiresAt,
     archivedAt: null,
+    lastQrAccessAt: null,
   };
 }
 
@@ -243,7 +244,7 @@ export async function issueDocument(
       throw serviceUnavailable("database");
     }
   } catch (error) {
-    await removeAttempt(services, credential, db, {
+    await removeAttempt(services, credential, {
       objectKey,
       noted,
       put,
@@ -264,7 +265,7 @@ export async function issueDocument(
   );
   if (!committed) {
     // Refused for certain: nothing of this attempt is visible.
-    await removeAttempt(services, credential, db, {
+    await removeAttempt(services, credential, {
       objectKey,
       noted,
       put,
@@ -299,7 +300,7 @@ export async function issueDocument(
   );
   services.background(
     "document_listing",
-    listing.then(() => deletePendingPdfObject(db, objectKey)),
+    listing.then(() => forgetPdfNote(services, uuid, objectKey)),
   );
   await listing.catch(() => undefined);
   return row;
@@ -385,6 +386,22 @@ async function commitVersion(
 }
 
 /**
+ * Removes the note of a version's PDF from every shard it may have been
+ * written in: a correction's is written in each shard its original is
+ * looked for in, both while a rebalance moves its bucket (docs/scale.md).
+ */
+export const forgetPdfNote = (
+  services: Pick<Services, "shards" | "shardsBefore">,
+  uuid: string,
+  objectKey: string,
+): Promise<unknown> =>
+  Promise.all(
+    shardsHolding(services, toDocument(uuid)).map((shard) =>
+      deletePendingPdfObject(shard, objectKey),
+    ),
+  );
+
+/**
  * Removes what an attempt that committed nothing wrote under its own uuid
  * (its PDF, then the PDF's note) and a reservation it made fresh. Best
  * effort: whatever stays, the cron removes after checking the truth.
@@ -392,7 +409,6 @@ async function commitVersion(
 async function removeAttempt(
   services: Services,
   credential: Credential,
-  db: Database,
   attempt: {
     objectKey: string;
     noted: boolean;
@@ -406,7 +422,10 @@ async function removeAttempt(
     : Promise.resolve();
   await Promise.allSettled([
     // The note goes only once its PDF is gone.
-    attempt.noted && pdfGone.then(() => deletePendingPdfObject(db, objectKey)),
+    attempt.noted &&
+      pdfGone.then(() =>
+        forgetPdfNote(services, uuidOfObjectKey(objectKey), objectKey),
+      ),
     reservation &&
       releaseUncommittedReservation(services, credential, reservation),
   ]);

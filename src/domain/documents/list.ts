@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import {
   type DocumentSummaryRow,
   listDocumentSummaries,
-} from "../../db/documents";
+} from "../../db/document-summaries";
 import type { DocumentList } from "../../schemas/document-result";
 import type { ListQuery } from "../../schemas/list-query";
 import type { Credential } from "../authenticate";

@@ -1,4 +1,5 @@
-import { findQrLinkTarget, recordQrAccess } from "../../db/documents";
+import { findQrLinkTarget } from "../../db/documents";
+import { recordQrAccess } from "../../db/qr-accesses";
 import { notFound } from "../../errors";
 import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
@@ -9,7 +10,12 @@ import { findMoving, toDocument, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
 import { writeDocument } from "./addressing";
 import { pdfObjectKey } from "./issue-document";
-import { isSettledAccessToRecord } from "./settled-access-log";
+import {
+  isWrittenTooRecently,
+  lastWrittenBy,
+  lastWrittenSeen,
+  rememberLastWritten,
+} from "./qr-access-writes";
 
 type QrLink = { uuid: string; k: string | undefined; demo: boolean };
 
@@ -61,7 +67,9 @@ export async function downloadByQr(
  * decides. The first access is recorded before the PDF is served, so that a
  * deletion after it is refused (the access's batch and the deletion's are
  * each conditional on the other's mark); a later one, which blocks nothing
- * more, after the answer. `pdf` when the bytes were read already.
+ * more, after the answer, and not at all when the read shows one written
+ * within the minute (qr-access-writes.ts). `pdf` when the bytes were read
+ * already.
  */
 async function downloadFromDatabase(
   services: Services,
@@ -86,30 +94,36 @@ async function downloadFromDatabase(
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
   if (!record) return { uuid: row.uuid, bytes };
 
-  const access = recordAccess(services, link, now);
-  if (row.firstQrAccessAt !== null) {
-    services.background("qr_access", access);
-    return { uuid: row.uuid, bytes };
+  if (row.firstQrAccessAt === null) {
+    // Deleted between the read and the write: the deletion won.
+    if (!(await recordAccess(services, link, now))) throw notFound();
+  } else if (!isWrittenTooRecently(row.lastQrAccessAt, now)) {
+    services.background("qr_access", recordAccess(services, link, now));
   }
-  // Deleted between the read and the write: the deletion won.
-  if (!(await access)) throw notFound();
   return { uuid: row.uuid, bytes };
 }
 
 /**
- * Records an access (with its event, announced once committed); false when
- * the document was deleted.
+ * Records an access unless one was written within the minute before it (its
+ * event announced once committed): when the last one written was, or
+ * undefined when the document was deleted.
  */
 async function recordAccess(
   services: Services,
   link: QrLink,
   at: number,
-): Promise<boolean> {
-  const done = await writeDocument(services, link.uuid, (db) =>
-    recordQrAccess(db, link.uuid, { at, requestId: services.requestId }),
-  );
-  if (done && !link.demo) announceEvents(services, [link.uuid]);
-  return done;
+): Promise<{ lastQrAccessAt: number | null } | undefined> {
+  let access: Awaited<ReturnType<typeof recordQrAccess>>;
+  await writeDocument(services, link.uuid, async (db) => {
+    access = await recordQrAccess(db, link.uuid, {
+      at,
+      requestId: services.requestId,
+      lastWrittenBy: lastWrittenBy(at),
+    });
+    return access !== undefined;
+  });
+  if (access?.recorded && !link.demo) announceEvents(services, [link.uuid]);
+  return access;
 }
 
 // How long a data centre keeps a settled real document's PDF: any time is
@@ -120,7 +134,8 @@ const EDGE_CACHE_MS = 24 * 60 * 60 * 1000;
 /**
  * Once the document can no longer be deleted (windows.ts): served from the
  * edge cache, or else one R2 read, its object's metadata deciding; the access
- * recorded after the answer. An object without that metadata, or whose
+ * recorded after the answer, unless this instance saw one written within the
+ * minute (qr-access-writes.ts). An object without that metadata, or whose
  * deletion was asked for and not yet confirmed, is left to D1 (and never
  * kept at the edge).
  */
@@ -162,8 +177,13 @@ async function downloadSettled(
       ),
     );
   }
-  if (record && isSettledAccessToRecord(link.uuid, now)) {
-    services.background("qr_access", recordAccess(services, link, now));
+  if (record && !isWrittenTooRecently(lastWrittenSeen(link.uuid), now)) {
+    services.background(
+      "qr_access",
+      recordAccess(services, link, now).then((access) => {
+        if (access) rememberLastWritten(link.uuid, access.lastQrAccessAt);
+      }),
+    );
   }
   return { uuid: link.uuid, bytes };
 }

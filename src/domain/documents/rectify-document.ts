@@ -1,5 +1,4 @@
 import { insertAuditEvent } from "../../db/audit";
-import { deletePendingPdfObject } from "../../db/pending-pdf-objects";
 import type { DocumentRow } from "../../db/schema";
 import {
   DomainError,
@@ -18,6 +17,7 @@ import {
   findOwnDocument,
 } from "./addressing";
 import {
+  forgetPdfNote,
   type IssuePlan,
   issueDocument,
   pdfObjectKey,
@@ -95,10 +95,7 @@ export async function rectifyDocument(
     if (!handover.taken) {
       services.background(
         "pending_pdf_note",
-        deletePendingPdfObject(
-          documentShard(services.shards, plan.uuid),
-          pendingPdf.objectKey,
-        ),
+        forgetPdfNote(services, plan.uuid, pendingPdf.objectKey),
       );
     }
   }

@@ -4,7 +4,7 @@ import {
   findReservationHolder,
   findUnconfirmedReservations,
   freeReservation,
-} from "../../db/documents";
+} from "../../db/reservations";
 import {
   inRounds,
   type QueryBudget,

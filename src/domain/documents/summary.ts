@@ -1,4 +1,4 @@
-import type { DocumentSummaryRow } from "../../db/documents";
+import type { DocumentSummaryRow } from "../../db/document-summaries";
 import type { DocumentRow } from "../../db/schema";
 
 /** What a credential's list keeps of a document. */

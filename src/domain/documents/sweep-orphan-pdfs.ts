@@ -1,5 +1,5 @@
 import type { Database } from "../../db/client";
-import { insertSummary } from "../../db/documents";
+import { insertSummary } from "../../db/document-summaries";
 import {
   deletePendingPdfObjects,
   findStalePendingPdfObjects,

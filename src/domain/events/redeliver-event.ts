@@ -7,9 +7,8 @@ import type { EventDetail } from "../../schemas/event-result";
 import type { RedeliverRequest } from "../../schemas/redeliver-request";
 import type { Credential } from "../authenticate";
 import type { Services } from "../services";
-import { writeMoving } from "../shard-routing";
 import { eventDetail } from "./event-detail";
-import { eventsHome } from "./home";
+import { homeHolding } from "./home";
 import { keptSince } from "./kept-since";
 
 /** Why the endpoint asked for is not one a redelivery of the event reaches. */
@@ -38,29 +37,14 @@ export async function redeliverEvent(
   request: RedeliverRequest,
 ): Promise<EventDetail> {
   const now = services.clock.now();
-  let redelivery: Redelivery | undefined;
-  // The redelivery writes only where it finds the event: a home that did
-  // not take it does not hold it.
-  const holdsNothing = async () => false;
-  await writeMoving(
-    services,
-    eventsHome(credential.id),
-    async (home) => {
-      redelivery = await redeliver(
-        home,
-        credential.id,
-        {
-          id,
-          createdSince: keptSince(now),
-          endpointId: request.endpoint_id,
-        },
-        now,
-      );
-      return redelivery.found !== undefined;
-    },
-    holdsNothing,
+  const home = await homeHolding(services, [credential.id], { events: [id] });
+  const redelivery = await redeliver(
+    home,
+    credential.id,
+    { id, createdSince: keptSince(now), endpointId: request.endpoint_id },
+    now,
   );
-  if (!redelivery?.found) throw notFound();
+  if (!redelivery.found) throw notFound();
   if (
     request.endpoint_id !== undefined &&
     !redelivery.redelivered.includes(request.endpoint_id)

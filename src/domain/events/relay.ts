@@ -13,7 +13,7 @@ import {
   type DeliveryServices,
   type DueDelivery,
 } from "./deliver";
-import { eventsHome } from "./home";
+import { eventsHome, homeHolding } from "./home";
 
 // D1 binds at most 100 values a statement: ids, uuids and credentials go
 // by fifty.
@@ -34,7 +34,7 @@ interface Unrelayed {
  * run (the message's retry, or the cron's announcement).
  */
 async function relayEvents(
-  services: Pick<DeliveryServices, "shards" | "clock">,
+  services: Pick<DeliveryServices, "shards" | "shardsBefore" | "clock">,
   unrelayed: readonly Unrelayed[],
 ): Promise<{ due: DueDelivery[]; failure: unknown }> {
   const now = services.clock.now();
@@ -48,6 +48,13 @@ async function relayEvents(
   const relayed = await Promise.allSettled(
     homes.map(async ([home, group]) => {
       const events = group.map(({ event }) => event);
+      // An event relayed before (its mark lost) is found where it is, and
+      // the endpoints of a home still moving are all here.
+      await homeHolding(
+        services,
+        events.map((event) => event.credentialId),
+        { events: events.map((event) => event.id) },
+      );
       const written = await relayToHome(home, events, now);
       return written.deliveries.flatMap((key): DueDelivery[] => {
         const event = events.find((row) => row.id === key.eventId);
@@ -56,7 +63,13 @@ async function relayEvents(
         );
         if (!event || !endpoint) return [];
         const { credentialId } = event;
-        const delivery = { ...key, credentialId, attempts: 0, createdAt: now };
+        const delivery = {
+          ...key,
+          credentialId,
+          attempts: 0,
+          createdAt: now,
+          retryingSince: null,
+        };
         return [{ home, delivery, event, endpoint }];
       });
     }),

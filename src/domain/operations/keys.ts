@@ -9,12 +9,18 @@ import {
   setOrganizationLocale as setLocaleIn,
   upsertMasterOrganization,
 } from "../../db/organizations";
+import { disableRevokedEndpoints } from "../../db/webhook-endpoints";
 import { notFound } from "../../errors";
 import type { IssueKeyRequest } from "../../schemas/ops";
 import { newCredential } from "../api-keys";
+import { eventsHome } from "../events/home";
 import { newId } from "../random";
 import type { Services } from "../services";
-import { credentialShard, directoryShard } from "../shard-routing";
+import {
+  credentialShard,
+  directoryShard,
+  shardsHolding,
+} from "../shard-routing";
 
 // Key management for support (the operations API, docs/operations.md):
 // an organization's master row in the directory shard and a copy in every
@@ -71,12 +77,24 @@ export async function issueKey(
   return { key, credential_id: row.id, organization_id: organization.id };
 }
 
-/** Revokes a credential wherever it lives; 404 when there is no such unrevoked one. */
+/**
+ * Revokes a credential wherever it lives; 404 when there is no such
+ * unrevoked one. Its webhook endpoints are disabled first, in every home
+ * they may be in, with their pending deliveries failed: the relay and the
+ * deliveries read no credential, so a revocation whose answer is lost after
+ * the credential's rows changed (a call again is a 404) must have stopped
+ * its webhooks already.
+ */
 export async function revokeKey(
-  services: KeyServices,
+  services: Pick<Services, "shards" | "shardsBefore" | "clock">,
   credentialId: string,
 ): Promise<{ credential_id: string; revoked: true }> {
   const revokedAt = services.clock.now();
+  await Promise.all(
+    shardsHolding(services, eventsHome(credentialId)).map((db) =>
+      disableRevokedEndpoints(db, credentialId, revokedAt),
+    ),
+  );
   const revoked = await Promise.all(
     services.shards.map((db) => revokeIn(db, credentialId, revokedAt)),
   );

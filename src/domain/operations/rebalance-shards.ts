@@ -9,17 +9,13 @@ import {
   pageOfTable,
 } from "../../db/rebalance";
 import { ValidationError } from "../../errors";
-import type { Environment } from "../../schemas/environment";
-import { uuidOfObjectKey } from "../documents/issue-document";
-import type { Services } from "../services";
 import {
-  credentialBucket,
-  directoryShard,
-  keyBucket,
-  referenceBucket,
-  shardOfBucket,
-  uuidBucket,
-} from "../shard-routing";
+  REBALANCED_TABLES,
+  type RebalancedTable,
+  ROW_HOMES,
+} from "../row-homes";
+import type { Services } from "../services";
+import { directoryShard, shardOfBucket } from "../shard-routing";
 
 // Adding shards (docs/scale.md "Adding shards"): with S bindings where there
 // were `from`, every row whose bucket now routes elsewhere moves to its
@@ -71,27 +67,6 @@ export function checkRunningPass(
   }
 }
 
-/** Organizations first: every shard holds a copy of each (credentials join it). */
-const REBALANCED_TABLES = [
-  "organizations",
-  "credentials",
-  "reference_reservations",
-  "documents",
-  "audit_events",
-  "pending_pdf_objects",
-  "pending_deletion_marks",
-  "document_summaries",
-  "efti_follow_ups",
-  "event_outbox",
-  "efti_registrations",
-  "events",
-  "webhook_endpoints",
-  "webhook_deliveries",
-  "webhook_attempts",
-] as const;
-
-type RebalancedTable = (typeof REBALANCED_TABLES)[number];
-
 export interface RebalanceCursor {
   table: RebalancedTable;
   /** The old shard read. */
@@ -120,52 +95,8 @@ export interface RebalanceStep {
 // documents of a few kilobytes still go 100 a page.
 const PAGE: PageLimit = { rows: 100, bytes: 512 * 1024 };
 
-const text = (row: MovedRow, column: string): string =>
-  String(row[column] ?? "");
-
-const environmentOf = (row: MovedRow, column = "environment"): Environment =>
-  text(row, column) as Environment;
-
-/** The home bucket of an API key's row (credential_id). */
-const homeBucket = (row: MovedRow): number =>
-  credentialBucket({ id: text(row, "credential_id"), environment: "test" });
-
-/** The bucket each table's row lives in (src/domain/shard-routing.ts). */
-const BUCKET: { [Table in MovedTable]: (row: MovedRow) => number } = {
-  credentials: (row) => keyBucket(text(row, "key_hash"), environmentOf(row)),
-  reference_reservations: (row) =>
-    referenceBucket(
-      {
-        organizationId: text(row, "organization_id"),
-        environment: environmentOf(row),
-      },
-      text(row, "reference"),
-    ),
-  documents: (row) => uuidBucket(text(row, "uuid")),
-  audit_events: (row) => uuidBucket(text(row, "document_uuid")),
-  pending_pdf_objects: (row) =>
-    uuidBucket(uuidOfObjectKey(text(row, "object_key"))),
-  pending_deletion_marks: (row) => uuidBucket(text(row, "document_uuid")),
-  // A demo token lives in shard 0 beside its summaries; any other
-  // credential's environment routes its list alike.
-  document_summaries: (row) =>
-    credentialBucket({
-      id: text(row, "credential_id"),
-      environment:
-        row.credential_environment === "demo" ? "demo" : ("test" as const),
-    }),
-  efti_follow_ups: (row) => uuidBucket(text(row, "document_uuid")),
-  event_outbox: (row) => uuidBucket(text(row, "document_uuid")),
-  efti_registrations: (row) => uuidBucket(text(row, "document_uuid")),
-  // Events and webhooks belong to API keys, never to demo tokens.
-  events: (row) => homeBucket(row),
-  webhook_endpoints: (row) => homeBucket(row),
-  webhook_deliveries: (row) => homeBucket(row),
-  webhook_attempts: (row) => homeBucket(row),
-};
-
 const firstCursor = (
-  table: RebalancedTable = REBALANCED_TABLES[0],
+  table: RebalancedTable = "organizations",
 ): RebalanceCursor => ({ table, shard: 0, after: 0 });
 
 /** The cursor after `cursor`'s table is done in its shard. */
@@ -251,7 +182,7 @@ const routedShard = (
   table: MovedTable,
   row: MovedRow,
   shards: readonly Database[],
-): number => shardOfBucket(BUCKET[table](row), shards.length);
+): number => shardOfBucket(ROW_HOMES[table].bucket(row), shards.length);
 
 /**
  * Copies the `leaving` rows (by the shard they go to) and deletes them from

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client";
-import type { DocumentSummaryRow, ReservationRow } from "../../db/documents";
+import type { DocumentSummaryRow } from "../../db/document-summaries";
+import type { ReservationRow } from "../../db/reservations";
 import type { CredentialRow, OrganizationRow } from "../../db/schema";
 import {
   copyCredentials,

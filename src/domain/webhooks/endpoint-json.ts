@@ -14,6 +14,10 @@ export const endpointJson = (row: WebhookEndpointRow): WebhookEndpoint => ({
   enabled: row.enabled,
   disabled_reason: row.disabledReason as WebhookEndpoint["disabled_reason"],
   failing_since: row.failingSince === null ? null : toIsoTime(row.failingSince),
+  previous_secret_expires_at:
+    row.previousSecretExpiresAt === null
+      ? null
+      : toIsoTime(row.previousSecretExpiresAt),
   created_at: toIsoTime(row.createdAt),
   updated_at: toIsoTime(row.updatedAt),
 });

@@ -15,10 +15,10 @@ import type {
 import { webhookUrlRefusal } from "../../schemas/webhook-url";
 import { sealWebhookSecret } from "../../storage/webhook-secret-box";
 import type { Credential } from "../authenticate";
+import { homeHolding } from "../events/home";
 import { newSigningSecret } from "../events/signature";
 import { newId } from "../random";
 import type { Services } from "../services";
-import { homeShard } from "../shard-routing";
 import { endpointJson } from "./endpoint-json";
 
 // The endpoints API's rules (docs/api.md, Webhook endpoints): a credential's
@@ -27,13 +27,19 @@ import { endpointJson } from "./endpoint-json";
 /** The most webhook endpoints a credential may have. */
 export const MAX_WEBHOOK_ENDPOINTS = 16;
 
-type EndpointServices = Pick<Services, "shards" | "clock" | "webhooks">;
+type EndpointServices = Pick<
+  Services,
+  "shards" | "shardsBefore" | "clock" | "webhooks"
+>;
 
-/** The credential's home shard, where its endpoints live. */
+/** What places a credential's endpoints: the operations API names a revoked key so. */
+type EndpointsOwner = Pick<Credential, "id" | "environment">;
+
+/** The credential's home shard, holding all its endpoints (even while a rebalance moves them). */
 export const endpointsShard = (
-  services: Pick<Services, "shards">,
-  credential: Credential,
-): Database => homeShard(services.shards, credential);
+  services: Pick<Services, "shards" | "shardsBefore">,
+  credential: EndpointsOwner,
+): Promise<Database> => homeHolding(services, [credential.id]);
 
 /** Refuses a URL this deployment may not deliver to (production: https:// to public hosts only). */
 function checkUrl(services: EndpointServices, url: string | undefined) {
@@ -67,7 +73,7 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  const db = endpointsShard(services, credential);
+  const db = await endpointsShard(services, credential);
   if (!(await insertEndpointUnderLimit(db, row, MAX_WEBHOOK_ENDPOINTS))) {
     throw new DomainError("WEBHOOK_ENDPOINT_LIMIT", {
       limit: MAX_WEBHOOK_ENDPOINTS,
@@ -78,10 +84,10 @@ export async function createEndpoint(
 
 export async function listEndpoints(
   services: EndpointServices,
-  credential: Credential,
+  credential: EndpointsOwner,
 ): Promise<{ data: WebhookEndpoint[] }> {
   const rows = await listEndpointRows(
-    endpointsShard(services, credential),
+    await endpointsShard(services, credential),
     credential.id,
   );
   return { data: rows.map(endpointJson) };
@@ -94,7 +100,7 @@ export async function getEndpoint(
   id: string,
 ): Promise<WebhookEndpoint> {
   const row = await findEndpoint(
-    endpointsShard(services, credential),
+    await endpointsShard(services, credential),
     credential.id,
     id,
   );
@@ -111,7 +117,7 @@ export async function updateEndpoint(
   checkUrl(services, body.url);
   const { events, ...rest } = body;
   const row = await updateEndpointRow(
-    endpointsShard(services, credential),
+    await endpointsShard(services, credential),
     credential.id,
     id,
     { ...rest, eventTypes: events },
@@ -124,11 +130,11 @@ export async function updateEndpoint(
 /** Deletes the endpoint; its deliveries still pending fail with it. */
 export async function deleteEndpoint(
   services: EndpointServices,
-  credential: Credential,
+  credential: EndpointsOwner,
   id: string,
 ): Promise<void> {
   const deleted = await deleteEndpointRow(
-    endpointsShard(services, credential),
+    await endpointsShard(services, credential),
     credential.id,
     id,
     services.clock.now(),

@@ -21,14 +21,14 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
  * stops signing at once.
  */
 export async function rotateSecret(
-  services: Pick<Services, "shards" | "clock" | "webhooks">,
+  services: Pick<Services, "shards" | "shardsBefore" | "clock" | "webhooks">,
   credential: Credential,
   id: string,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const secret = newSigningSecret();
   const now = services.clock.now();
   const row = await rotateEndpointSecret(
-    endpointsShard(services, credential),
+    await endpointsShard(services, credential),
     credential.id,
     id,
     {

@@ -14,7 +14,10 @@ import { endpointsShard } from "./endpoints";
  * delivery overdue.
  */
 export async function sendTestEvent(
-  services: Pick<Services, "shards" | "clock" | "eventQueue" | "background">,
+  services: Pick<
+    Services,
+    "shards" | "shardsBefore" | "clock" | "eventQueue" | "background"
+  >,
   credential: Credential,
   endpointId: string,
 ): Promise<Event> {
@@ -35,7 +38,7 @@ export async function sendTestEvent(
     shipment: null,
     message: null,
   };
-  if (!(await insertPing(endpointsShard(services, credential), row))) {
+  if (!(await insertPing(await endpointsShard(services, credential), row))) {
     throw notFound();
   }
   services.background(

@@ -28,7 +28,7 @@ export const rotateWebhookSecretOperation = defineOperation({
   doc: {
     operationId: "rotateWebhookSecret",
     summary: "Give a webhook endpoint a new signing secret",
-    description: `The new secret is shown in this answer only. For ${OVERLAP_HOURS} hours the one it replaces keeps signing beside it: each delivery's \`webhook-signature\` then carries both signatures (\`v1,<new> v1,<old>\`), so the receiver can switch at its own pace. A second rotation within those hours makes the secret it replaces the old one, and the older one stops signing at once.`,
+    description: `The new secret is shown in this answer only. For ${OVERLAP_HOURS} hours the one it replaces keeps signing beside it: each delivery's \`webhook-signature\` then carries both signatures (\`v1,<new> v1,<old>\`), so the receiver can switch at its own pace; \`previous_secret_expires_at\` says until when. A second rotation within those hours makes the secret it replaces the old one, and the older one stops signing at once.`,
     tags: WEBHOOK_TAGS,
     security: BEARER,
     responses: {

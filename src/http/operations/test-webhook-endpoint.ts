@@ -27,7 +27,7 @@ export const testWebhookEndpointOperation = defineOperation({
     operationId: "testWebhookEndpoint",
     summary: "Send a ping event to a webhook endpoint",
     description:
-      "A `ping` event, delivered to this endpoint only, within seconds, signed and retried like any event; it is listed by the events API with its attempts. Answered at once, before the delivery.",
+      "A `ping` event, delivered to this endpoint only, within seconds, signed like any event but tried once: a ping that fails is not retried (redeliver it, or test again). It is listed by the events API with its attempt. Answered at once, before the delivery.",
     tags: WEBHOOK_TAGS,
     security: BEARER,
     responses: {

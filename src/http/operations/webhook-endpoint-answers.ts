@@ -46,6 +46,7 @@ export const exampleEndpoint: WebhookEndpoint = {
   enabled: true,
   disabled_reason: null,
   failing_since: null,
+  previous_secret_expires_at: null,
   created_at: "2026-11-21T08:30:00.000Z",
   updated_at: "2026-11-21T08:30:00.000Z",
 };

@@ -5,7 +5,6 @@ import { createCredential } from "../../helpers/credentials";
 import { documentsApi, qrPath } from "../../helpers/documents-api";
 import {
   d1WritesDown,
-  locksDown,
   r2GetDown,
   r2PutDown,
   r2PutLost,
@@ -57,12 +56,6 @@ const FAULTS: Fault[] = [
     status: 503,
     code: "SERVICE_UNAVAILABLE",
   },
-  {
-    name: "the lock is unreachable",
-    call: callWithClock(clock, locksDown()),
-    status: 503,
-    code: "SERVICE_UNAVAILABLE",
-  },
 ];
 
 /**
@@ -106,26 +99,7 @@ async function expectCleanFailure(response: Response, fault: Fault) {
   }
 }
 
-/**
- * No operation takes a lock: a reservation's unique key and the conditional
- * commits decide a race.
- */
-const takesNoLock = (fault: Fault) => !/lock/.test(fault.name);
-
-it("issues, corrects and deletes while the locks are unreachable", async () => {
-  const { key } = await createCredential();
-  const api = documentsApi(callWithClock(clock, locksDown()), key);
-  const response = await api.create(fullRequest());
-  expect(response.status).toBe(201);
-  const { uuid } = (await response.json()) as { uuid: string };
-  const correction = { ...fullRequest(), reference: "CORR-1" };
-  const corrected = await api.rectify(uuid, correction);
-  expect(corrected.status).toBe(200);
-  const { uuid: latest } = (await corrected.json()) as { uuid: string };
-  expect((await api.remove(latest)).status).toBe(204);
-});
-
-describe.each(FAULTS.filter(takesNoLock))("when $name", (fault) => {
+describe.each(FAULTS)("when $name", (fault) => {
   it("an issue leaves nothing, and the retry issues the document", async () => {
     const { key, id } = await createCredential();
     const before = await stateOf(id);
@@ -154,7 +128,7 @@ describe.each(FAULTS.filter(takesNoLock))("when $name", (fault) => {
   });
 });
 
-describe.each(FAULTS.filter(takesNoLock))("when $name", (fault) => {
+describe.each(FAULTS)("when $name", (fault) => {
   it("a correction leaves the original the latest version, and the retry corrects it", async () => {
     const { key, id } = await createCredential();
     const original = await documentsApi(healthy, key).issue(minimalRequest());
@@ -191,35 +165,38 @@ describe.each(FAULTS.filter(takesNoLock))("when $name", (fault) => {
   });
 });
 
-describe.each(
-  FAULTS.filter(takesNoLock).filter((fault) => !/renderer/.test(fault.name)),
-)("when $name", (fault) => {
-  it("a deletion leaves the document active, and the retry deletes it", async () => {
-    const { key, id } = await createCredential();
-    const document = await documentsApi(healthy, key).issue(minimalRequest());
-    const before = await stateOf(id);
+describe.each(FAULTS.filter((fault) => !/renderer/.test(fault.name)))(
+  "when $name",
+  (fault) => {
+    it("a deletion leaves the document active, and the retry deletes it", async () => {
+      const { key, id } = await createCredential();
+      const document = await documentsApi(healthy, key).issue(minimalRequest());
+      const before = await stateOf(id);
 
-    const response = await documentsApi(fault.call, key).remove(document.uuid);
-    await expectCleanFailure(response, fault);
-    expect(await stateOf(id)).toEqual(before);
-    expect(
-      await (await documentsApi(healthy, key).status(document.uuid)).json(),
-    ).toEqual({
-      status: "active",
+      const response = await documentsApi(fault.call, key).remove(
+        document.uuid,
+      );
+      await expectCleanFailure(response, fault);
+      expect(await stateOf(id)).toEqual(before);
+      expect(
+        await (await documentsApi(healthy, key).status(document.uuid)).json(),
+      ).toEqual({
+        status: "active",
+      });
+
+      const retry = await documentsApi(healthy, key).remove(document.uuid);
+      expect(retry.status).toBe(204);
+      expect((await stateOf(id)).audit).toEqual([
+        ...before.audit,
+        {
+          document_uuid: document.uuid,
+          type: "deleted",
+          request_id: retry.headers.get("X-Request-Id"),
+        },
+      ]);
     });
-
-    const retry = await documentsApi(healthy, key).remove(document.uuid);
-    expect(retry.status).toBe(204);
-    expect((await stateOf(id)).audit).toEqual([
-      ...before.audit,
-      {
-        document_uuid: document.uuid,
-        type: "deleted",
-        request_id: retry.headers.get("X-Request-Id"),
-      },
-    ]);
-  });
-});
+  },
+);
 
 describe("when R2 refuses reads", () => {
   it("a PDF download and a QR link answer 503, recording nothing", async () => {

@@ -90,7 +90,7 @@ describe("a settled QR link served from the edge cache", () => {
     // After the answer: the access, its audit row and its event in one
     // batch, then the event's announce.
     expect(calls).toEqual([
-      { label: "D1 batch(4)", depth: 1, background: true },
+      { label: "D1 batch(5)", depth: 1, background: true },
       { label: "EVENTS sendBatch", depth: 2, background: true },
     ]);
     expect(hit.headers.get("X-Request-Id")).not.toBe(firstId);

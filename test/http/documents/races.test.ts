@@ -4,15 +4,13 @@ import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
 import { createCredential } from "../../helpers/credentials";
 import { runCron } from "../../helpers/cron";
 import { documentsApi, qrPath } from "../../helpers/documents-api";
-import { d1Before, d1DownAfter, locksGrantAll } from "../../helpers/faults";
+import { d1Before, d1DownAfter } from "../../helpers/faults";
 import { rowsOfAllShards } from "../../helpers/shards";
 import { callWithClock, fixedClock } from "../../helpers/worker";
 
-// Locks only spare work: with a lock namespace that grants every acquire (a
-// lapsed lease, a restarted object), each commit still checks its own
-// preconditions, and a request that loses a race answers the contract's
-// status. Another request lands at the worst moment: just before a D1 write
-// of the first is sent.
+// No operation takes a lock: each commit checks its own preconditions, and a
+// request that loses a race answers the contract's status. Another request
+// lands at the worst moment: just before a D1 write of the first is sent.
 
 const NOW = Date.UTC(2026, 10, 21, 9, 30);
 const clock = fixedClock(NOW);
@@ -24,12 +22,9 @@ const CORRECTION = {
   observations: "Corregido",
 };
 
-/** The app with every lock granted, and `hook` run just before the first D1 call matching `sql`. */
+/** The app with `hook` run just before the first D1 call matching `sql`. */
 const racing = (sql: RegExp, hook: () => Promise<void>) =>
-  callWithClock(clock, {
-    ...d1Before(sql, hook),
-    LOCKS: locksGrantAll().LOCKS,
-  });
+  callWithClock(clock, d1Before(sql, hook));
 
 const COMMIT_OF_CORRECTION = /update "documents" set "rectified_by_uuid"/;
 const RESERVATION_OF_CORRECTION = /insert into "reference_reservations"/;
@@ -44,7 +39,7 @@ const documentsWithReference = (credentialId: string, reference: string) =>
 const errorCode = async (response: Response) =>
   ((await response.json()) as { errors: { code: string }[] }).errors[0]?.code;
 
-describe("with every lock granted", () => {
+describe("when another request lands just before a write", () => {
   it("a create does not take the new reference of a correction being committed", async () => {
     const { key, id } = await createCredential();
     const original = await documentsApi(healthy, key).issue(minimalRequest());

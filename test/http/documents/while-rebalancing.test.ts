@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
 import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
@@ -35,6 +36,8 @@ import {
 // just before a write of the first is sent, as in races.test.ts.
 
 const NOW = Date.now();
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 const clock = fixedClock(NOW);
 const onTwoShards = callWithClock(clock, twoShards);
 const moving = callWithClock(clock, whileMoving());
@@ -297,4 +300,94 @@ describe("a conditional write refused on the copy that holds the row", () => {
     },
     HEAVY_TEST_MS,
   );
+});
+
+describe("a document's later QR accesses while a rebalance runs", () => {
+  it(
+    "are written at most once a minute on whichever copy holds the row, and the mover keeps the later last access",
+    async () => {
+      const scanClock = fixedClock(NOW);
+      const { document } = await documentMidMove("Scanned again and again");
+      const scan = async (bindings = whileMoving()) =>
+        expect(
+          (await callWithClock(scanClock, bindings)(qrPath(document.url)))
+            .status,
+        ).toBe(200);
+      // Two scans at once: the second's batch reaches D1 just before the
+      // first's, which its read found due.
+      const twoAtOnce = () =>
+        scan(whileMoving(d1Before(RECORD_OF_QR_ACCESS, () => scan())));
+
+      // On the former copy, the mover's copy made ahead of its delete.
+      await scan();
+      await scan();
+      scanClock.advance(MINUTE);
+      await twoAtOnce();
+      scanClock.advance(30 * SECOND);
+      await scan();
+
+      await rebalanceAll();
+      // Gone from the former shard: the copy the mover merged decides.
+      scanClock.advance(15 * SECOND);
+      await scan();
+      // Once it is done.
+      await scan(env);
+      scanClock.set(NOW + 2 * MINUTE);
+      await twoAtOnce();
+
+      expect(
+        await rowsOfAllShards(
+          "SELECT occurred_at FROM audit_events WHERE document_uuid = ? AND type = 'qr_accessed' ORDER BY occurred_at",
+          document.uuid,
+        ),
+      ).toEqual(
+        [NOW, NOW + MINUTE, NOW + 2 * MINUTE].map((at) => ({
+          occurred_at: at,
+        })),
+      );
+      expect(
+        await rowsOfAllShards(
+          "SELECT created_at, first_access FROM event_outbox WHERE document_uuid = ? AND type = 'document.accessed' ORDER BY created_at",
+          document.uuid,
+        ),
+      ).toEqual([
+        { created_at: NOW, first_access: 1 },
+        { created_at: NOW + MINUTE, first_access: 0 },
+        { created_at: NOW + 2 * MINUTE, first_access: 0 },
+      ]);
+      expect(
+        await rowsOfAllShards(
+          "SELECT first_qr_access_at, last_qr_access_at FROM documents WHERE uuid = ?",
+          document.uuid,
+        ),
+      ).toEqual([
+        { first_qr_access_at: NOW, last_qr_access_at: NOW + 2 * MINUTE },
+      ]);
+    },
+    HEAVY_TEST_MS,
+  );
+});
+
+describe("a correction's PDF note while a rebalance runs", () => {
+  it("leaves no note in the former shard of an original the mover has moved", async () => {
+    const { key } = await keyOnTwoShards("Moved original", true);
+    const original = await issueMoving((body) =>
+      documentsApi(onTwoShards, key).issue(body),
+    );
+    // Moved: the correction looks for the original in its former shard
+    // first, noting its PDF there, then finds it in the new one.
+    await rebalanceAll();
+    const correction = await documentsApi(moving, key).rectify(
+      original.uuid,
+      minimalRequest(),
+    );
+    expect(correction.status).toBe(200);
+    const { uuid } = (await correction.json()) as DocumentResultBody;
+    expect(
+      await rowsOfAllShards(
+        "SELECT object_key FROM pending_pdf_objects WHERE object_key = ?",
+        `documents/${uuid}.pdf`,
+      ),
+    ).toEqual([]);
+  });
 });

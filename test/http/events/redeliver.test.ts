@@ -119,9 +119,11 @@ describe("POST /api/v1/events/{id}/redeliver", () => {
         credentialId: owner.id,
       });
     }
-    // The delivery given up on keeps its history.
+    // The delivery given up on keeps its creation, and its retries begin
+    // again now (its attempts stay listed).
     expect(rows.find((row) => row.endpointId === sentBefore.id)).toMatchObject({
-      attempts: 3,
+      attempts: 0,
+      retryingSince: NOW,
       createdAt: event.createdAt,
     });
     expect(sent.map((message) => JSON.stringify(message)).sort()).toEqual(
@@ -173,7 +175,8 @@ describe("POST /api/v1/events/{id}/redeliver", () => {
           endpointId: endpoint.id,
           status: "pending",
           nextAttemptAt: NOW,
-          attempts: 1,
+          attempts: 0,
+          retryingSince: NOW,
         }),
       ]);
       expect(sent).toHaveLength(round);

@@ -27,9 +27,18 @@ import {
   qrPath,
   sha256Of,
 } from "../../helpers/documents-api";
+import { gated } from "../../helpers/efti-gate";
+import { gateApi } from "../../helpers/gate";
 import { opsClient, opsJson } from "../../helpers/ops";
-import { FROM, rebalanceDone, twoShards } from "../../helpers/rebalance";
+import {
+  bucketMoves,
+  FROM,
+  rebalanceDone,
+  twoShards,
+} from "../../helpers/rebalance";
 import { shards } from "../../helpers/shards";
+import { webhookEndpointsApi } from "../../helpers/webhook-endpoints";
+import { webhookWorld } from "../../helpers/webhooks";
 import {
   type Call,
   callWithClock,
@@ -108,6 +117,7 @@ function routedShard(
       }),
     efti_follow_ups: () => uuidBucket(text("document_uuid")),
     event_outbox: () => uuidBucket(text("document_uuid")),
+    efti_registrations: () => uuidBucket(text("document_uuid")),
     events: () => home(),
     webhook_endpoints: () => home(),
     webhook_deliveries: () => home(),
@@ -205,9 +215,15 @@ async function issueOnTwoShards(tag: string) {
     keys.push(issued.key);
     if (homeMoves(issued.credential_id)) listsMoving++;
   }
-  const request = callWithClock(fixedClock(NOW), twoShards);
+  // Every table gets rows: each key has a webhook endpoint (its events,
+  // deliveries and attempts written by the queue's consumer), an eFTI gate
+  // is configured (registrations) and sends a follow-up.
+  const world = webhookWorld(NOW);
+  const bindings = gated(twoShards);
+  const request = world.request(bindings);
   const documents: { key: string; document: DocumentResultBody }[] = [];
   for (const [index, key] of keys.entries()) {
+    await webhookEndpointsApi(request, key).register();
     const api = documentsApi(request, key);
     for (let n = 0; n < 4; n++) {
       const body = {
@@ -233,6 +249,20 @@ async function issueOnTwoShards(tag: string) {
       .status,
   ).toBe(204);
   expect((await request(qrPath(third.document.url))).status).toBe(200);
+  await world.consumeDue(bindings);
+  // Neither corrected nor deleted.
+  const moving = documents
+    .slice(3)
+    .find(({ document }) => bucketMoves(uuidBucket(document.uuid)));
+  if (!moving) throw new Error("no document in a bucket that moves");
+  const efti = (await (
+    await documentsApi(request, moving.key).efti(moving.document.uuid)
+  ).json()) as { data: { dataset_id: string }[] };
+  const followUp = await gateApi(request, "198.51.100.7").followUp(
+    efti.data[0]?.dataset_id ?? "",
+    "Sin incidencias",
+  );
+  expect(followUp.status).toBe(200);
   // Leftovers of a Worker that died: a note and a mark in bucket 3 (shard 1
   // of two, shard 3 of four).
   const orphan = newDocumentUuid(3, NOW);
@@ -260,6 +290,18 @@ describe("rebalance from 2 to 4 shards", () => {
       const issued = await issueOnTwoShards("steps");
       const before = await everyRow();
       expect(before.some(({ shard }) => shard >= FROM)).toBe(false);
+      // Every table the mover moves has rows that move.
+      const environments = await credentialEnvironments();
+      expect(
+        Object.keys(MOVES).filter(
+          (table) =>
+            !before.some(
+              (row) =>
+                row.table === table &&
+                routedShard(table, row.row, environments) >= FROM,
+            ),
+        ),
+      ).toEqual([]);
 
       // Interrupted after a few steps, then resumed from its cursor.
       const partial = await runSteps(null, 5);

@@ -58,6 +58,7 @@ describe("creating a webhook endpoint", () => {
       enabled: true,
       disabled_reason: null,
       failing_since: null,
+      previous_secret_expires_at: null,
       created_at: new Date(NOW).toISOString(),
       updated_at: new Date(NOW).toISOString(),
       secret: expect.stringMatching(SECRET),
@@ -67,7 +68,7 @@ describe("creating a webhook endpoint", () => {
     expect(await read.json()).toEqual(endpoint);
     const listed = await (await api.list()).text();
     expect(listed).not.toContain(secret as string);
-    expect(listed).not.toContain("secret");
+    expect(listed).not.toContain('"secret"');
 
     // Stored sealed under WEBHOOK_KEYRING, bound to this endpoint.
     const row = await endpointRow(credential.id, endpoint.id as string);

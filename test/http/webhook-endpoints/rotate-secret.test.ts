@@ -36,6 +36,7 @@ describe("rotating an endpoint's secret", () => {
     const credential = await createCredential();
     const api = webhookEndpointsApi(callWithClock(clock), credential.key);
     const created = await api.register();
+    expect(created.previous_secret_expires_at).toBeNull();
     expect(await storedSecrets(credential.id, created.id)).toEqual({
       current: created.secret,
       previous: null,
@@ -47,8 +48,10 @@ describe("rotating an endpoint's secret", () => {
     expect(response.status).toBe(200);
     const first = (await response.json()) as typeof created;
     const { secret: _, ...endpoint } = created;
+    const previousUntil = new Date(NOW + HOUR + 24 * HOUR).toISOString();
     expect(first).toEqual({
       ...endpoint,
+      previous_secret_expires_at: previousUntil,
       updated_at: new Date(NOW + HOUR).toISOString(),
       secret: expect.stringMatching(SECRET),
     });
@@ -58,7 +61,9 @@ describe("rotating an endpoint's secret", () => {
       previous: created.secret,
       previousUntil: NOW + HOUR + 24 * HOUR,
     });
-    expect(await (await api.get(created.id)).text()).not.toContain("secret");
+    const shown = await (await api.get(created.id)).json();
+    expect(shown).toMatchObject({ previous_secret_expires_at: previousUntil });
+    expect(JSON.stringify(shown)).not.toContain("whsec_");
 
     clock.advance(HOUR);
     const second = (await (await api.rotate(created.id)).json()) as {

@@ -75,6 +75,29 @@ const FORBIDDEN_HOSTS: [string, string][] = [
   ["https://[::ffff:224.0.0.1]/", "multicast address (224.0.0.0/4)"],
   ["https://[::ffff:0.0.0.0]/", "unspecified address (0.0.0.0/8)"],
   ["https://[::10.0.0.1]/", "private address (10.0.0.0/8)"],
+  // Site-local, deprecated but still routed by some networks
+  ["https://[fec0::1]/", "site-local address (fec0::/10)"],
+  ["https://[feff:ffff::1]/", "site-local address (fec0::/10)"],
+  // Other IPv6 forms that embed an IPv4 address: that address decides.
+  // NAT64 (64:ff9b::/96)
+  ["https://[64:ff9b::a9fe:a9fe]/", "link-local address (169.254.0.0/16)"],
+  ["https://[64:ff9b::a00:1]/", "private address (10.0.0.0/8)"],
+  ["https://[64:ff9b::192.168.0.1]/", "private address (192.168.0.0/16)"],
+  // Local-use NAT64 (64:ff9b:1::/48): where the IPv4 address sits depends
+  // on the network's own prefix length, so the whole prefix is refused.
+  ["https://[64:ff9b:1::a00:1]/", "local-use NAT64 address (64:ff9b:1::/48)"],
+  ["https://[64:ff9b:1::808:808]/", "local-use NAT64 address (64:ff9b:1::/48)"],
+  // 6to4 (2002::/16)
+  ["https://[2002:a00:1::1]/", "private address (10.0.0.0/8)"],
+  ["https://[2002:a9fe:a9fe::]/", "link-local address (169.254.0.0/16)"],
+  // IPv4-translated (::ffff:0:0/96)
+  ["https://[::ffff:0:a00:1]/", "private address (10.0.0.0/8)"],
+  // Teredo (2001::/32): the server, then the client (its bits inverted)
+  ["https://[2001:0:a00:1::f7f7:f7f6]/", "private address (10.0.0.0/8)"],
+  [
+    "https://[2001:0:808:808::5601:5601]/",
+    "link-local address (169.254.0.0/16)",
+  ],
 ];
 
 /** [url, why] refused in production only: loopback hosts (INVALID_VALUE). */
@@ -84,6 +107,10 @@ const LOOPBACK: [string, string][] = [
   ["https://2130706433/", "loopback address (127.0.0.0/8)"],
   ["https://[::1]/", "loopback address (::1/128)"],
   ["https://[::ffff:127.0.0.1]/", "loopback address (127.0.0.0/8)"],
+  ["https://[::ffff:0:7f00:1]/", "loopback address (127.0.0.0/8)"],
+  ["https://[64:ff9b::7f00:1]/", "loopback address (127.0.0.0/8)"],
+  ["https://[2002:7f00:1::1]/", "loopback address (127.0.0.0/8)"],
+  ["https://[2001:0:808:808::80ff:fffe]/", "loopback address (127.0.0.0/8)"],
   ["https://localhost/hooks", "localhost"],
   ["https://LOCALHOST./hooks", "localhost"],
   ["https://api.localhost/hooks", "localhost"],
@@ -101,6 +128,10 @@ const PUBLIC = [
   "https://169.255.0.1/",
   "https://[2001:4860:4860::8888]/hooks",
   "https://[::ffff:8.8.8.8]/",
+  "https://[64:ff9b::808:808]/",
+  "https://[2002:808:808::1]/",
+  "https://[::ffff:0:808:808]/",
+  "https://[2001:0:808:808::f7f7:fbfb]/",
   "https://localhost.example/hooks",
   `https://receiver.example/${"a".repeat(2048 - "https://receiver.example/".length)}`,
 ];

@@ -1,7 +1,9 @@
 import type { Operation } from "../../operation";
+import { deleteKeyWebhookEndpointOperation } from "./delete-key-webhook-endpoint";
 import { documentAuditOperation } from "./document-audit";
 import { issueKeyOperation } from "./issue-key";
 import { listGateCallsOperation } from "./list-gate-calls";
+import { listKeyWebhookEndpointsOperation } from "./list-key-webhook-endpoints";
 import { listKeysOperation } from "./list-keys";
 import { listOpsCallsOperation } from "./list-ops-calls";
 import { rebalanceProgressOperation } from "./rebalance-progress";
@@ -19,6 +21,8 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   issueKeyOperation,
   listKeysOperation,
   revokeKeyOperation,
+  listKeyWebhookEndpointsOperation,
+  deleteKeyWebhookEndpointOperation,
   setOrganizationLocaleOperation,
   documentAuditOperation,
   upgradeShardsOperation,

@@ -16,7 +16,7 @@ export const revokeKeyOperation = defineOperation({
     operationId: "revokeKey",
     summary: "Revoke an API key: refused from its next request on",
     description:
-      "Every copy of the key is revoked, in each shard. 404 when no unrevoked key has that id, so a second call is a 404.",
+      'Its webhook endpoints are disabled for good (`disabled_reason: "revoked"`) and their pending deliveries failed, then every copy of the key is revoked, in each shard. 404 when no unrevoked key has that id, so a second call is a 404 (its endpoints are disabled again if need be).',
     tags: ["keys"],
     security: SUPPORT_SECRET,
     responses: opsResponses(200, "Revoked.", revokedKeySchema, OPS_ALWAYS),
