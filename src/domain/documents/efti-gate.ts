@@ -1,13 +1,15 @@
 // A document as eFTI data for an authority's gate (docs/efti.md "Gates"):
 // one consignment by its dataset id, reduced to the subsets asked for, and
-// the follow-up messages a gate posts about it. Visible as long as the
-// document's QR link would serve it: any owner, no read window, a rectified
-// version too; deleted, demo, unknown or malformed ids are the same 404.
+// the follow-up messages a gate posts about it. A live document is visible
+// as long as its QR link would serve it: any owner, no read window, a
+// rectified version too; deleted, test, demo, unknown or malformed ids are
+// the same 404.
 
 import { documentExists, findDocumentsByUuidPrefix } from "../../db/documents";
 import { keepFollowUp } from "../../db/efti-follow-ups";
 import type { DocumentRow } from "../../db/schema";
 import { notFound } from "../../errors";
+import { GATE_ENVIRONMENT } from "../../schemas/environment";
 import { type Consignment, consignmentWithId } from "../efti/consignment";
 import { datasetId, datasetLocation } from "../efti/dataset-id";
 import type { SubsetId } from "../efti/schema-facts.generated";
@@ -21,9 +23,9 @@ import { documentData } from "./document-body";
 /** The longest follow-up message a gate may post, in bytes of UTF-8. */
 export const MAX_FOLLOW_UP_BYTES = 8192;
 
-/** Whether a gate sees the document: as its QR link would open it. */
+/** Whether a gate sees the document: a live one, as its QR link would open it. */
 const visibleToGates = (row: DocumentRow): boolean =>
-  row.environment !== "demo" && row.deletedAt === null;
+  row.environment === GATE_ENVIRONMENT && row.deletedAt === null;
 
 /**
  * The document `id` names and its shipment's number: in the shard of the

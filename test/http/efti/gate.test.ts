@@ -63,7 +63,8 @@ async function gateCalls(
 async function setup(bindings: Env = env) {
   const clock = fixedClock(NOW);
   const request = callWithClock(clock, bindings);
-  const owner = await createCredential();
+  // Only live documents reach a gate.
+  const owner = await createCredential({ environment: "live" });
   const api = documentsApi(request, owner.key);
   const document = await api.issue(minimalRequest());
   const ip = freshNetwork();
@@ -202,6 +203,36 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
     for (const other of [unknown, "not-a-dataset-id", id.slice(0, 35)]) {
       expect(await errorCode(await gate.get(other), 404)).toBe("NOT_FOUND");
     }
+  });
+
+  it("never serves a test key's document: its dataset id answers and is audited as an unknown one", async () => {
+    const { request, gate, id } = await setup();
+    const tester = documentsApi(request, (await createCredential()).key);
+    const development = await tester.issue(minimalRequest());
+    const developmentId = await datasetId(development.uuid, 1);
+    // An unknown id of the same document's bucket and millisecond.
+    const unknownId = `${developmentId.slice(0, 24)}${developmentId.slice(24) === "000000000000" ? "111111111111" : "000000000000"}`;
+    const answers = [];
+    for (const dataset of [developmentId, unknownId]) {
+      const read = await gate.get(dataset);
+      expect(read.status).toBe(404);
+      const followUp = await gate.followUp(dataset, "Sin incidencias");
+      expect(followUp.status).toBe(404);
+      answers.push([await read.json(), await followUp.json()]);
+      expect(
+        (await gateCalls(dataset)).data.map(({ subsets, status, gate }) => ({
+          subsets,
+          status,
+          gate,
+        })),
+      ).toEqual([
+        { subsets: [], status: 404, gate: TEST_GATE },
+        { subsets: ["ES01"], status: 404, gate: TEST_GATE },
+      ]);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    // The live document beside it is served.
+    expect((await gate.get(id)).status).toBe(200);
   });
 });
 

@@ -46,7 +46,7 @@ export const getGateConsignmentOperation = defineOperation<
     operationId: "getConsignmentSubsets",
     summary:
       "A consignment containing only the elements of the subsets asked for (XML)",
-    description: `For an authority's eFTI gate: the consignment of \`datasetId\` as XML of the eFTI common data set (consignment-common.xsd), reduced to the elements of the subsets \`subsetId\` names (repeated, or comma-separated; each one of ${SUBSET_IDS.join(", ")}; 400 \`INVALID_SUBSET_ID\` when none or another). Any document whose QR link opens, whatever its age or owner; deleted, demo, unknown: 404.`,
+    description: `For an authority's eFTI gate: the consignment of \`datasetId\` as XML of the eFTI common data set (consignment-common.xsd), reduced to the elements of the subsets \`subsetId\` names (repeated, or comma-separated; each one of ${SUBSET_IDS.join(", ")}; 400 \`INVALID_SUBSET_ID\` when none or another). Any live document whose QR link opens, whatever its age or owner; deleted, test, demo, unknown: 404.`,
     tags: ["efti"],
     security: GATE_KEY,
     responses: {
