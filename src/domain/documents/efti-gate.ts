@@ -8,7 +8,7 @@
 import { documentExists, findDocumentsByUuidPrefix } from "../../db/documents";
 import { keepFollowUp } from "../../db/efti-follow-ups";
 import type { DocumentRow } from "../../db/schema";
-import { notFound } from "../../errors";
+import { DomainError, notFound } from "../../errors";
 import { GATE_ENVIRONMENT } from "../../schemas/environment";
 import { type Consignment, consignmentWithId } from "../efti/consignment";
 import { datasetId, datasetLocation } from "../efti/dataset-id";
@@ -22,6 +22,35 @@ import { documentData } from "./document-body";
 
 /** The longest follow-up message a gate may post, in bytes of UTF-8. */
 export const MAX_FOLLOW_UP_BYTES = 8192;
+
+/** What a gate asks for every subset served: the reference gate's request when the officer names none. */
+export const FULL_SUBSETS = "full";
+
+/**
+ * The subsets a gate's `subsetId` values ask for, each once: `full` is every
+ * subset `served`. 400 INVALID_SUBSET_ID when none is asked, or one that is
+ * not served (an unknown one, or ES02–ES05 not configured).
+ */
+export function subsetsToServe(
+  asked: readonly string[],
+  served: readonly SubsetId[],
+): SubsetId[] {
+  const invalid = new DomainError("INVALID_SUBSET_ID", {
+    field: "subsetId",
+    served,
+  });
+  const subsets = new Set<SubsetId>();
+  for (const value of asked) {
+    const named =
+      value === FULL_SUBSETS
+        ? served
+        : served.filter((subset) => subset === value);
+    if (named.length === 0) throw invalid;
+    for (const subset of named) subsets.add(subset);
+  }
+  if (subsets.size === 0) throw invalid;
+  return [...subsets];
+}
 
 /** Whether a gate sees the document: a live one, as its QR link would open it. */
 const visibleToGates = (row: DocumentRow): boolean =>
