@@ -1,6 +1,8 @@
 import * as z from "zod";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
+import type { SubsetId } from "./domain/efti/schema-facts.generated";
+import { EXTRA_SUBSETS, SUBSETS_SERVED_ALWAYS } from "./domain/efti/subsets";
 import type { EftiGate } from "./domain/services";
 import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
@@ -115,23 +117,25 @@ export const DEFAULT_MAX_BODY_BYTES = { real: 131_072, demo: 32_768 };
 /** The documents a demo session may issue when DEMO_DOCUMENTS_PER_TOKEN is unset. */
 export const DEFAULT_DEMO_DOCUMENTS_PER_TOKEN = 10;
 
-/** Client IPs separated by commas; empty: any. */
-const ipList = z
+/** Values separated by commas, each trimmed; empty: none. */
+const commaList = z
   .string()
   .default("")
   .transform((list) =>
     list
       .split(",")
-      .map((ip) => ip.trim())
-      .filter((ip) => ip !== ""),
-  )
-  .pipe(
-    z.array(
-      z.union([z.ipv4(), z.ipv6()], {
-        error: "must be IP addresses separated by commas, or empty",
-      }),
-    ),
+      .map((value) => value.trim())
+      .filter((value) => value !== ""),
   );
+
+/** Client IPs separated by commas; empty: any. */
+const ipList = commaList.pipe(
+  z.array(
+    z.union([z.ipv4(), z.ipv6()], {
+      error: "must be IP addresses separated by commas, or empty",
+    }),
+  ),
+);
 
 const settingsSchema = z.object({
   MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
@@ -167,6 +171,13 @@ const settingsSchema = z.object({
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
   GATE_ALLOWED_IPS: ipList,
+  EFTI_EXTRA_SUBSETS: commaList.pipe(
+    z.array(
+      z.enum(EXTRA_SUBSETS, {
+        error: `must be among ${EXTRA_SUBSETS.join(", ")}, separated by commas, or empty`,
+      }),
+    ),
+  ),
 });
 
 export interface Config {
@@ -200,6 +211,8 @@ interface GateConfig {
   keyring: Keyring | null;
   /** Client IPs the gate interface answers; empty: any. */
   allowedIps: readonly string[];
+  /** The subsets served to gates: ES01, identifier and those of EFTI_EXTRA_SUBSETS. */
+  subsets: readonly SubsetId[];
 }
 
 /** The webhooks' configuration (docs/operations.md). */
@@ -269,6 +282,9 @@ export function readConfig(vars: Record<string, unknown>): Config {
     gate: {
       keyring: env.GATE_KEYRING ?? null,
       allowedIps: env.GATE_ALLOWED_IPS,
+      subsets: [
+        ...new Set([...SUBSETS_SERVED_ALWAYS, ...env.EFTI_EXTRA_SUBSETS]),
+      ],
     },
     webhooks: {
       keyring: env.WEBHOOK_KEYRING ?? null,

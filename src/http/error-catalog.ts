@@ -3,7 +3,8 @@ import {
   DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
   DEFAULT_MAX_BODY_BYTES,
 } from "../config";
-import { SUBSET_IDS } from "../domain/efti/schema-facts.generated";
+import { FULL_SUBSETS } from "../domain/documents/efti-gate";
+import { SUBSETS_SERVED_ALWAYS } from "../domain/efti/subsets";
 import { GATE_REFUSALS_KEPT } from "../domain/operations/gate-calls";
 import { MAX_WEBHOOK_ENDPOINTS } from "../domain/webhooks/endpoints";
 import { DELETE_WINDOW_HOURS, READ_WINDOW_HOURS } from "../domain/windows";
@@ -232,8 +233,9 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
   INVALID_SUBSET_ID: {
     status: 400,
     api: "gate",
-    message: () =>
-      `Give \`subsetId\` at least once, each one of ${SUBSET_IDS.join(", ")}.`,
+    example: { served: SUBSETS_SERVED_ALWAYS },
+    message: ({ served }) =>
+      `Give \`subsetId\` at least once, each one of \`${FULL_SUBSETS}\` (all of them) or ${served.join(", ")}.`,
   },
   FOLLOW_UP_NOT_TEXT: {
     status: 415,

@@ -197,6 +197,8 @@ const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
     uuid,
     credentialId: by.credentialId,
     organizationId: "org_plan",
+    // Live: only a live document's commit writes its registrations.
+    environment: "live",
     createdAt: NOW - 2 * HOUR_MS,
     ...changes,
   });

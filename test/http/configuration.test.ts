@@ -69,6 +69,9 @@ describe("a malformed configuration", () => {
     ["SHARDS_BEFORE", "four"],
     ["PDF_KEYRING", SECRET],
     ["QR_KEYRING", `{"current":"v1","keys":{"v1":"${SECRET}"}}`],
+    ["EFTI_EXTRA_SUBSETS", "ES01"],
+    ["EFTI_EXTRA_SUBSETS", "ES06"],
+    ["EFTI_EXTRA_SUBSETS", "ES02;ES03"],
   ])(
     "%s=%j answers 500 INTERNAL_ERROR and logs which variable",
     (name, value) => expectRefusal({ ...env, [name]: value }, name),

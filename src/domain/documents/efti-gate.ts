@@ -1,13 +1,15 @@
 // A document as eFTI data for an authority's gate (docs/efti.md "Gates"):
 // one consignment by its dataset id, reduced to the subsets asked for, and
-// the follow-up messages a gate posts about it. Visible as long as the
-// document's QR link would serve it: any owner, no read window, a rectified
-// version too; deleted, demo, unknown or malformed ids are the same 404.
+// the follow-up messages a gate posts about it. A live document is visible
+// as long as its QR link would serve it: any owner, no read window, a
+// rectified version too; deleted, test, demo, unknown or malformed ids are
+// the same 404.
 
 import { documentExists, findDocumentsByUuidPrefix } from "../../db/documents";
 import { keepFollowUp } from "../../db/efti-follow-ups";
 import type { DocumentRow } from "../../db/schema";
-import { notFound } from "../../errors";
+import { DomainError, notFound } from "../../errors";
+import { GATE_ENVIRONMENT } from "../../schemas/environment";
 import { type Consignment, consignmentWithId } from "../efti/consignment";
 import { datasetId, datasetLocation } from "../efti/dataset-id";
 import type { SubsetId } from "../efti/schema-facts.generated";
@@ -21,9 +23,38 @@ import { documentData } from "./document-body";
 /** The longest follow-up message a gate may post, in bytes of UTF-8. */
 export const MAX_FOLLOW_UP_BYTES = 8192;
 
-/** Whether a gate sees the document: as its QR link would open it. */
+/** What a gate asks for every subset served: the reference gate's request when the officer names none. */
+export const FULL_SUBSETS = "full";
+
+/**
+ * The subsets a gate's `subsetId` values ask for, each once: `full` is every
+ * subset `served`. 400 INVALID_SUBSET_ID when none is asked, or one that is
+ * not served (an unknown one, or ES02–ES05 not configured).
+ */
+export function subsetsToServe(
+  asked: readonly string[],
+  served: readonly SubsetId[],
+): SubsetId[] {
+  const invalid = new DomainError("INVALID_SUBSET_ID", {
+    field: "subsetId",
+    served,
+  });
+  const subsets = new Set<SubsetId>();
+  for (const value of asked) {
+    const named =
+      value === FULL_SUBSETS
+        ? served
+        : served.filter((subset) => subset === value);
+    if (named.length === 0) throw invalid;
+    for (const subset of named) subsets.add(subset);
+  }
+  if (subsets.size === 0) throw invalid;
+  return [...subsets];
+}
+
+/** Whether a gate sees the document: a live one, as its QR link would open it. */
 const visibleToGates = (row: DocumentRow): boolean =>
-  row.environment !== "demo" && row.deletedAt === null;
+  row.environment === GATE_ENVIRONMENT && row.deletedAt === null;
 
 /**
  * The document `id` names and its shipment's number: in the shard of the

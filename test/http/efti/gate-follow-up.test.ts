@@ -34,7 +34,8 @@ afterEach(() => {
 
 async function setUp() {
   const world = webhookWorld(NOW);
-  const owner = await createCredential();
+  // Only live documents reach a gate.
+  const owner = await createCredential({ environment: "live" });
   const endpoint = await insertEndpoint(owner.id, {
     createdAt: NOW,
     eventTypes: ["document.efti_follow_up"],
@@ -110,7 +111,7 @@ describe("POST /efti/v0/consignments/{datasetId}/follow-up", () => {
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({
       type: "document.efti_follow_up",
-      environment: "test",
+      environment: "live",
       data: {
         uuid: document.uuid,
         reference: document.reference,

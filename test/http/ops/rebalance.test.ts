@@ -205,7 +205,8 @@ async function issueOnTwoShards(tag: string) {
       "/ops/v1/keys",
       opsJson("POST", {
         organization: `Rebalance ${keys.length} ${tag}`,
-        environment: "test",
+        // Live: their documents are registered with the gate and read by it.
+        environment: "live",
       }),
     );
     const issued = (await response.json()) as {
