@@ -18,7 +18,7 @@ import { sha256Hex } from "../sha256";
 import { findMoving, toDocument, writeMoving } from "../shard-routing";
 import { documentData } from "./document-body";
 
-/** The longest follow-up message a gate may post, in bytes of UTF-8. */
+/** The longest follow-up message a gate may post, in bytes as sent. */
 export const MAX_FOLLOW_UP_BYTES = 8192;
 
 /** Whether a gate sees the document: as its QR link would open it. */
