@@ -79,6 +79,7 @@ export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
   if (gate === null) return refuse(services, call, 401);
   const answered = await openGateCall(services, { ...call, gate });
   c.set("gate", gate);
+  c.set("gateRequestId", call.gateRequestId);
   await next();
   try {
     await answered(c.res.status);

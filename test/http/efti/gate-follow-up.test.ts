@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
-import { MAX_FOLLOW_UP_BYTES } from "../../../src/domain/documents/efti-gate";
+import {
+  FOLLOW_UP_RETRY_WINDOW_MS,
+  MAX_FOLLOW_UP_BYTES,
+} from "../../../src/domain/documents/efti-gate";
 import { datasetId } from "../../../src/domain/efti/dataset-id";
 import { createCredential } from "../../helpers/credentials";
 import {
@@ -144,6 +147,37 @@ describe("POST /efti/v0/consignments/{datasetId}/follow-up", () => {
     expect(
       (await outboxEvents(document.uuid)).map((row) => row.message).sort(),
     ).toEqual(["Primero", "Segundo"]);
+  });
+
+  it("keeps an identical note of a later inspection, past the retry window, as a new message with its event", async () => {
+    const { world, document, gate, id } = await setUp();
+    expect((await gate().followUp(id, "Sin incidencias")).status).toBe(200);
+    world.clock.advance(FOLLOW_UP_RETRY_WINDOW_MS - 1);
+    // Within the window: the gate's retry.
+    expect((await gate().followUp(id, "Sin incidencias")).status).toBe(200);
+    world.clock.advance(2);
+    expect((await gate().followUp(id, "Sin incidencias")).status).toBe(200);
+    expect((await followUps(document.uuid)).map((row) => row.message)).toEqual([
+      "Sin incidencias",
+      "Sin incidencias",
+    ]);
+    expect(await outboxEvents(document.uuid)).toHaveLength(2);
+  });
+
+  it("keeps one message when a retry carries the gate's request id of a kept one, past the window too", async () => {
+    const { world, document, gate, id } = await setUp();
+    const sent = (requestId: string) =>
+      gate().followUp(id, "Sin incidencias", "text/plain", {
+        "X-Request-Id": requestId,
+      });
+    expect((await sent("gate-req-1")).status).toBe(200);
+    world.clock.advance(FOLLOW_UP_RETRY_WINDOW_MS * 3);
+    expect((await sent("gate-req-1")).status).toBe(200);
+    expect(await followUps(document.uuid)).toHaveLength(1);
+    // Another request of the gate, the window past: another inspection.
+    expect((await sent("gate-req-2")).status).toBe(200);
+    expect(await followUps(document.uuid)).toHaveLength(2);
+    expect(await outboxEvents(document.uuid)).toHaveLength(2);
   });
 
   it("refuses what is not text/plain (415), over the limit (413), empty or not UTF-8 (400)", async () => {
