@@ -2,6 +2,7 @@ import * as z from "zod";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
 import type { EftiGate } from "./domain/services";
+import { type IpRange, ipRange } from "./schemas/ip-range";
 import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
@@ -115,23 +116,29 @@ export const DEFAULT_MAX_BODY_BYTES = { real: 131_072, demo: 32_768 };
 /** The documents a demo session may issue when DEMO_DOCUMENTS_PER_TOKEN is unset. */
 export const DEFAULT_DEMO_DOCUMENTS_PER_TOKEN = 10;
 
-/** Client IPs separated by commas; empty: any. */
-const ipList = z
-  .string()
-  .default("")
-  .transform((list) =>
-    list
-      .split(",")
-      .map((ip) => ip.trim())
-      .filter((ip) => ip !== ""),
-  )
-  .pipe(
-    z.array(
-      z.union([z.ipv4(), z.ipv6()], {
-        error: "must be IP addresses separated by commas, or empty",
-      }),
-    ),
-  );
+/** Client IPs and CIDR ranges separated by commas; empty: any. */
+const ipList = (name: string) =>
+  z
+    .string()
+    .default("")
+    .transform((list, ctx) =>
+      list
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "")
+        .map((entry) => {
+          const range = ipRange(entry);
+          if (!range) {
+            ctx.issues.push({
+              code: "custom",
+              message: `${name}: "${entry}" is not an IP address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/48), in a list separated by commas, or empty`,
+              input: undefined,
+            });
+          }
+          return range;
+        })
+        .filter((range) => range !== null),
+    );
 
 const settingsSchema = z.object({
   MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
@@ -163,10 +170,10 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
-  OPS_ALLOWED_IPS: ipList,
+  OPS_ALLOWED_IPS: ipList("OPS_ALLOWED_IPS"),
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
-  GATE_ALLOWED_IPS: ipList,
+  GATE_ALLOWED_IPS: ipList("GATE_ALLOWED_IPS"),
 });
 
 export interface Config {
@@ -190,16 +197,16 @@ export interface Config {
 interface OpsConfig {
   /** The support secrets, one per version; null: no operations API. */
   supportKeyring: Keyring | null;
-  /** Client IPs the operations API answers; empty: any. */
-  allowedIps: readonly string[];
+  /** Client IPs and ranges the operations API answers; empty: any. */
+  allowedIps: readonly IpRange[];
 }
 
 /** Who may call the eFTI gates' interface (docs/efti.md "Gates"). */
 interface GateConfig {
   /** The gates' keys, one per version (named after the gate and the rotation); null: no gate interface. */
   keyring: Keyring | null;
-  /** Client IPs the gate interface answers; empty: any. */
-  allowedIps: readonly string[];
+  /** Client IPs and ranges the gate interface answers; empty: any. */
+  allowedIps: readonly IpRange[];
 }
 
 /** The webhooks' configuration (docs/operations.md). */
