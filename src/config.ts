@@ -4,6 +4,7 @@ import type { DemoConfig } from "./domain/demo/demo-config";
 import type { SubsetId } from "./domain/efti/schema-facts.generated";
 import { EXTRA_SUBSETS, SUBSETS_SERVED_ALWAYS } from "./domain/efti/subsets";
 import type { EftiGate } from "./domain/services";
+import { type IpRange, ipRange } from "./schemas/ip-range";
 import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
@@ -128,14 +129,23 @@ const commaList = z
       .filter((value) => value !== ""),
   );
 
-/** Client IPs separated by commas; empty: any. */
-const ipList = commaList.pipe(
-  z.array(
-    z.union([z.ipv4(), z.ipv6()], {
-      error: "must be IP addresses separated by commas, or empty",
-    }),
-  ),
-);
+/** Client IPs and CIDR ranges separated by commas; empty: any. */
+const ipList = (name: string) =>
+  commaList.transform((entries, ctx) =>
+    entries
+      .map((entry) => {
+        const range = ipRange(entry);
+        if (!range) {
+          ctx.issues.push({
+            code: "custom",
+            message: `${name}: "${entry}" is not an IP address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/48), in a list separated by commas, or empty`,
+            input: undefined,
+          });
+        }
+        return range;
+      })
+      .filter((range) => range !== null),
+  );
 
 const settingsSchema = z.object({
   MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
@@ -167,10 +177,10 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
-  OPS_ALLOWED_IPS: ipList,
+  OPS_ALLOWED_IPS: ipList("OPS_ALLOWED_IPS"),
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
-  GATE_ALLOWED_IPS: ipList,
+  GATE_ALLOWED_IPS: ipList("GATE_ALLOWED_IPS"),
   EFTI_EXTRA_SUBSETS: commaList.pipe(
     z.array(
       z.enum(EXTRA_SUBSETS, {
@@ -201,16 +211,16 @@ export interface Config {
 interface OpsConfig {
   /** The support secrets, one per version; null: no operations API. */
   supportKeyring: Keyring | null;
-  /** Client IPs the operations API answers; empty: any. */
-  allowedIps: readonly string[];
+  /** Client IPs and ranges the operations API answers; empty: any. */
+  allowedIps: readonly IpRange[];
 }
 
 /** Who may call the eFTI gates' interface (docs/efti.md "Gates"). */
 interface GateConfig {
   /** The gates' keys, one per version (named after the gate and the rotation); null: no gate interface. */
   keyring: Keyring | null;
-  /** Client IPs the gate interface answers; empty: any. */
-  allowedIps: readonly string[];
+  /** Client IPs and ranges the gate interface answers; empty: any. */
+  allowedIps: readonly IpRange[];
   /** The subsets served to gates: ES01, identifier and those of EFTI_EXTRA_SUBSETS. */
   subsets: readonly SubsetId[];
 }

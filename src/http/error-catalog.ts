@@ -241,12 +241,13 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
     status: 415,
     api: "gate",
     message: () =>
-      "Send the follow-up message as text with `Content-Type: text/plain`.",
+      "Send the follow-up message with `Content-Type: text/plain`, in UTF-8, ISO-8859-1 or windows-1252.",
   },
   INVALID_FOLLOW_UP: {
     status: 400,
     api: "gate",
-    message: () => "The follow-up message must be non-empty text in UTF-8.",
+    message: () =>
+      "The follow-up message must be non-empty text, in UTF-8 when its charset is utf-8.",
   },
 };
 

@@ -77,6 +77,20 @@ describe("a malformed configuration", () => {
     (name, value) => expectRefusal({ ...env, [name]: value }, name),
   );
 
+  it.each([
+    ["GATE_ALLOWED_IPS", "203.0.113.0/24, 10.0.0.0/33"],
+    ["GATE_ALLOWED_IPS", "2001:db8::/129"],
+    ["OPS_ALLOWED_IPS", "203.0.113.300"],
+    ["OPS_ALLOWED_IPS", "2001:db8::1::2"],
+  ])(
+    "%s=%j answers 500 INTERNAL_ERROR and logs the invalid entry",
+    (name, value) =>
+      expectRefusal(
+        { ...env, [name]: value },
+        `${name}: "${value.split(", ").at(-1)}" is not an IP address or CIDR range`,
+      ),
+  );
+
   it.each(["", "http://deca.example"])(
     "production with BASE_URL=%j answers 500 INTERNAL_ERROR and logs that it must be https",
     async (baseUrl) => {

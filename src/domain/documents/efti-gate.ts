@@ -15,13 +15,20 @@ import { datasetId, datasetLocation } from "../efti/dataset-id";
 import type { SubsetId } from "../efti/schema-facts.generated";
 import { consignmentXml, subsetOf } from "../efti/subsets";
 import { announceEvents } from "../events/announce";
+import { keptGateRequestId } from "../operations/gate-calls";
 import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import { findMoving, toDocument, writeMoving } from "../shard-routing";
 import { documentData } from "./document-body";
 
-/** The longest follow-up message a gate may post, in bytes of UTF-8. */
+/** The longest follow-up message a gate may post, in bytes as sent. */
 export const MAX_FOLLOW_UP_BYTES = 8192;
+
+/**
+ * How long the same text about the same dataset is a gate's retry (after a
+ * lost answer) rather than a later inspection's note: 10 minutes.
+ */
+export const FOLLOW_UP_RETRY_WINDOW_MS = 10 * 60_000;
 
 /** What a gate asks for every subset served: the reference gate's request when the officer names none. */
 export const FULL_SUBSETS = "full";
@@ -119,31 +126,35 @@ export async function gateConsignmentXml(
 /**
  * Keeps a gate's follow-up message about consignment `id`, with its event
  * for the document's owner (document.efti_follow_up) in the same batch, and
- * announces the event once committed. The same text again for the same
- * dataset (a gate's retry) keeps the one message and the one event.
+ * announces the event once committed. A gate's retry (the same text for the
+ * same dataset within FOLLOW_UP_RETRY_WINDOW_MS, or with the same gate
+ * request id) keeps the one message and the one event; the same text later
+ * is another inspection's, a message of its own.
  */
 export async function postFollowUp(
   services: Services,
   id: string,
   message: string,
-  gate: string,
+  gate: { name: string; requestId: string | null },
 ): Promise<void> {
   const { row, consignment } = await gateConsignment(services, id);
+  const receivedAt = services.clock.now();
   const followUp = {
     datasetId: id,
     documentUuid: row.uuid,
     shipment: consignment.shipmentNumber,
     message,
     messageHash: await sha256Hex(message),
-    gate,
+    gate: gate.name,
     requestId: services.requestId,
-    receivedAt: services.clock.now(),
+    gateRequestId: keptGateRequestId(gate.requestId),
+    receivedAt,
   };
-  // A message written already (a retry) is kept, nothing more written.
+  // A retry of a message written already is kept, nothing more written.
   await writeMoving(
     services,
     toDocument(row.uuid),
-    (db) => keepFollowUp(db, followUp),
+    (db) => keepFollowUp(db, followUp, receivedAt - FOLLOW_UP_RETRY_WINDOW_MS),
     (db) => documentExists(db, row.uuid),
   );
   announceEvents(services, [row.uuid]);

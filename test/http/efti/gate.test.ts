@@ -373,6 +373,27 @@ describe("who may call /efti/v0", () => {
     expect(last).toMatchObject({ gate: null, client_ip: other, status: 403 });
   });
 
+  it("reads GATE_ALLOWED_IPS' CIDR ranges, IPv4 and IPv6, and compares IPv6 addresses in any spelling", async () => {
+    const { request, id } = await setup({
+      ...env,
+      GATE_ALLOWED_IPS:
+        "198.51.100.0/24, 2001:0db8:0:0:0:0:0:1, 2001:db8:a11:0::/64",
+    });
+    for (const ip of [
+      "198.51.100.0",
+      "198.51.100.255",
+      "2001:db8::1",
+      "2001:DB8:0::0:1",
+      "2001:db8:a11:0:ffff:1:2:3",
+    ]) {
+      expect((await gateApi(request, ip).get(id)).status, ip).toBe(200);
+    }
+    for (const ip of ["198.51.101.1", "2001:db8::2", "2001:db8:a11:1::1"]) {
+      const refused = await gateApi(request, ip).get(id);
+      expect(await errorCode(refused, 403), ip).toBe("GATE_IP_NOT_ALLOWED");
+    }
+  });
+
   it(`keeps ${GATE_REFUSALS_KEPT.limit} refusals a minute of one network in the trail; beyond, 429 GATE_RATE_LIMITED and a log line only`, async () => {
     const { request, id } = await setup();
     const network = freshNetwork();

@@ -262,6 +262,8 @@ async function issueOnTwoShards(tag: string) {
   const followUp = await gateApi(request, "198.51.100.7").followUp(
     efti.data[0]?.dataset_id ?? "",
     "Sin incidencias",
+    "text/plain",
+    { "X-Request-Id": "gate-request-1" },
   );
   expect(followUp.status).toBe(200);
   // Leftovers of a Worker that died: a note and a mark in bucket 3 (shard 1
