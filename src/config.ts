@@ -1,7 +1,10 @@
 import * as z from "zod";
 import { DEFAULT_REQUESTS_PER_MINUTE } from "./domain/credential-rate-limit";
 import type { DemoConfig } from "./domain/demo/demo-config";
+import type { SubsetId } from "./domain/efti/schema-facts.generated";
+import { EXTRA_SUBSETS, SUBSETS_SERVED_ALWAYS } from "./domain/efti/subsets";
 import type { EftiGate } from "./domain/services";
+import { type IpRange, ipRange } from "./schemas/ip-range";
 import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
 
@@ -115,22 +118,33 @@ export const DEFAULT_MAX_BODY_BYTES = { real: 131_072, demo: 32_768 };
 /** The documents a demo session may issue when DEMO_DOCUMENTS_PER_TOKEN is unset. */
 export const DEFAULT_DEMO_DOCUMENTS_PER_TOKEN = 10;
 
-/** Client IPs separated by commas; empty: any. */
-const ipList = z
+/** Values separated by commas, each trimmed; empty: none. */
+const commaList = z
   .string()
   .default("")
   .transform((list) =>
     list
       .split(",")
-      .map((ip) => ip.trim())
-      .filter((ip) => ip !== ""),
-  )
-  .pipe(
-    z.array(
-      z.union([z.ipv4(), z.ipv6()], {
-        error: "must be IP addresses separated by commas, or empty",
-      }),
-    ),
+      .map((value) => value.trim())
+      .filter((value) => value !== ""),
+  );
+
+/** Client IPs and CIDR ranges separated by commas; empty: any. */
+const ipList = (name: string) =>
+  commaList.transform((entries, ctx) =>
+    entries
+      .map((entry) => {
+        const range = ipRange(entry);
+        if (!range) {
+          ctx.issues.push({
+            code: "custom",
+            message: `${name}: "${entry}" is not an IP address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/48), in a list separated by commas, or empty`,
+            input: undefined,
+          });
+        }
+        return range;
+      })
+      .filter((range) => range !== null),
   );
 
 const settingsSchema = z.object({
@@ -163,10 +177,17 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
-  OPS_ALLOWED_IPS: ipList,
+  OPS_ALLOWED_IPS: ipList("OPS_ALLOWED_IPS"),
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
-  GATE_ALLOWED_IPS: ipList,
+  GATE_ALLOWED_IPS: ipList("GATE_ALLOWED_IPS"),
+  EFTI_EXTRA_SUBSETS: commaList.pipe(
+    z.array(
+      z.enum(EXTRA_SUBSETS, {
+        error: `must be among ${EXTRA_SUBSETS.join(", ")}, separated by commas, or empty`,
+      }),
+    ),
+  ),
 });
 
 export interface Config {
@@ -190,16 +211,18 @@ export interface Config {
 interface OpsConfig {
   /** The support secrets, one per version; null: no operations API. */
   supportKeyring: Keyring | null;
-  /** Client IPs the operations API answers; empty: any. */
-  allowedIps: readonly string[];
+  /** Client IPs and ranges the operations API answers; empty: any. */
+  allowedIps: readonly IpRange[];
 }
 
 /** Who may call the eFTI gates' interface (docs/efti.md "Gates"). */
 interface GateConfig {
   /** The gates' keys, one per version (named after the gate and the rotation); null: no gate interface. */
   keyring: Keyring | null;
-  /** Client IPs the gate interface answers; empty: any. */
-  allowedIps: readonly string[];
+  /** Client IPs and ranges the gate interface answers; empty: any. */
+  allowedIps: readonly IpRange[];
+  /** The subsets served to gates: ES01, identifier and those of EFTI_EXTRA_SUBSETS. */
+  subsets: readonly SubsetId[];
 }
 
 /** The webhooks' configuration (docs/operations.md). */
@@ -269,6 +292,9 @@ export function readConfig(vars: Record<string, unknown>): Config {
     gate: {
       keyring: env.GATE_KEYRING ?? null,
       allowedIps: env.GATE_ALLOWED_IPS,
+      subsets: [
+        ...new Set([...SUBSETS_SERVED_ALWAYS, ...env.EFTI_EXTRA_SUBSETS]),
+      ],
     },
     webhooks: {
       keyring: env.WEBHOOK_KEYRING ?? null,

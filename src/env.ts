@@ -37,6 +37,8 @@ export interface AppEnv {
     credential?: Credential;
     /** After `requireGate`: the GATE_KEYRING version the gate's key matched. */
     gate?: string;
+    /** After `requireGate`: the gate's own id of the request, if it sent one. */
+    gateRequestId?: string | null;
   };
 }
 
@@ -46,4 +48,6 @@ export type AuthenticatedEnv = AppEnv & {
 };
 
 /** After `requireGate`: an eFTI gate, named by its key's version. */
-export type GateEnv = AppEnv & { Variables: { gate: string } };
+export type GateEnv = AppEnv & {
+  Variables: { gate: string; gateRequestId: string | null };
+};

@@ -45,8 +45,11 @@ export interface ErrorFacts {
   GATE_UNAUTHENTICATED: NoFacts;
   GATE_IP_NOT_ALLOWED: NoFacts;
   GATE_RATE_LIMITED: { retryAfterMs: number };
-  /** `subsetId` missing, or naming no subset of the common data set. */
-  INVALID_SUBSET_ID: NoFacts;
+  /**
+   * `subsetId` missing, or naming a subset not served; `served`: the subsets
+   * this deployment serves, which `full` names together.
+   */
+  INVALID_SUBSET_ID: { served: readonly string[] };
   /** A follow-up that is not `text/plain`. */
   FOLLOW_UP_NOT_TEXT: NoFacts;
   /** A follow-up that is empty or not UTF-8. */

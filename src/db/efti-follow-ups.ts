@@ -1,4 +1,4 @@
-import { and, eq, exists, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, gt, notExists, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { insertDocumentEventIf } from "./event-outbox";
 import { literalRow } from "./literal-row";
@@ -14,29 +14,43 @@ export interface FollowUp {
   messageHash: string;
   gate: string;
   requestId: string;
+  /** The gate's own id of the request, or null when it sent none. */
+  gateRequestId: string | null;
   receivedAt: number;
 }
 
-const sameMessage = (followUp: FollowUp) =>
+/**
+ * A message of the same text about the same dataset that makes this one a
+ * retry: received since `retriedSince`, or with the same gate request id.
+ */
+const retried = (followUp: FollowUp, retriedSince: number) =>
   and(
     eq(eftiFollowUps.datasetId, followUp.datasetId),
     eq(eftiFollowUps.messageHash, followUp.messageHash),
+    or(
+      gt(eftiFollowUps.receivedAt, retriedSince),
+      followUp.gateRequestId === null
+        ? undefined
+        : eq(eftiFollowUps.gateRequestId, followUp.gateRequestId),
+    ),
   );
 
 /**
  * Keeps a follow-up message, with its event for the document's owner, in one
- * batch: the message only if this dataset has no message of the same text
- * yet, the event only if the message was written by this request. A gate's
- * retry (after a lost answer, or after a batch that failed) so leaves one
- * message and one event. Nothing in a shard that does not hold the
- * document. True when this call wrote them.
+ * batch: the message only if it is no retry of one kept (the same text about
+ * the same dataset, received after `retriedSince` or with the same gate
+ * request id), the event only if the message was written by this request. A
+ * gate's retry (after a lost answer, or after a batch that failed) so leaves
+ * one message and one event, however its attempts race. Nothing in a shard
+ * that does not hold the document. True when this call wrote them.
  */
 export async function keepFollowUp(
   db: Database,
   followUp: FollowUp,
+  retriedSince: number,
 ): Promise<boolean> {
   const writtenNow = sql`EXISTS (SELECT 1 FROM ${eftiFollowUps} WHERE ${and(
-    sameMessage(followUp),
+    eq(eftiFollowUps.datasetId, followUp.datasetId),
     eq(eftiFollowUps.requestId, followUp.requestId),
   )})` as SQL;
   const [inserted] = await db.batch([
@@ -55,6 +69,7 @@ export async function keepFollowUp(
               message: followUp.message,
               gate: followUp.gate,
               requestId: followUp.requestId,
+              gateRequestId: followUp.gateRequestId,
               receivedAt: followUp.receivedAt,
             }),
           )
@@ -62,7 +77,7 @@ export async function keepFollowUp(
           .where(
             and(
               // In the shard that holds the document (a rebalance may have
-              // moved it), once per dataset and text.
+              // moved it), once per retry.
               exists(
                 db
                   .select({ one: sql`1` })
@@ -73,7 +88,7 @@ export async function keepFollowUp(
                 db
                   .select({ one: sql`1` })
                   .from(eftiFollowUps)
-                  .where(sameMessage(followUp)),
+                  .where(retried(followUp, retriedSince)),
               ),
             ),
           ),

@@ -1,6 +1,7 @@
 import {
   and,
   asc,
+  eq,
   exists,
   inArray,
   isNull,
@@ -8,6 +9,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import { GATE_ENVIRONMENT } from "../schemas/environment";
 import type { Database } from "./client";
 import {
   documents,
@@ -24,8 +26,8 @@ const newRegistrationId = sql<string>`'reg_' || lower(hex(randomblob(12)))`;
 
 /**
  * The insert of one registration per dataset id of a document, taking effect
- * only if the document is there when the batch reaches it, is not a demo
- * document, and `condition` holds for it: written exactly when the fact
+ * only if the document is there when the batch reaches it, is a live
+ * document (the only ones gates see), and `condition` holds for it: written exactly when the fact
  * before it in the same batch took effect. One statement whatever the count
  * (the ids go as one JSON parameter).
  */
@@ -59,7 +61,7 @@ export const insertRegistrationsIf = (
             .where(
               and(
                 sql`${documents.uuid} = ${registration.documentUuid}`,
-                sql`${documents.environment} <> 'demo'`,
+                eq(documents.environment, GATE_ENVIRONMENT),
                 condition,
               ),
             ),

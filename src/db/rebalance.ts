@@ -161,6 +161,7 @@ export const MOVES = {
       "message",
       "gate",
       "request_id",
+      "gate_request_id",
       "received_at",
     ],
     onConflict: "",

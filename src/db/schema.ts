@@ -305,11 +305,14 @@ export const eftiFollowUps = sqliteTable(
     message: text("message").notNull(),
     gate: text("gate").notNull(),
     requestId: text("request_id").notNull(),
+    // The gate's own id of the request (as the audit trail keeps it), or
+    // null: a retry that carries it is the same message.
+    gateRequestId: text("gate_request_id"),
     receivedAt: integer("received_at").notNull(),
   },
   (t) => [
-    // Looked up before each insert: a message is written once (no unique
-    // index: migrations add no constraint, docs/operations.md).
+    // Looked up before each insert: a gate's retry is written once (no
+    // unique index: migrations add no constraint, docs/operations.md).
     index("efti_follow_ups_message_idx").on(t.datasetId, t.messageHash),
     index("efti_follow_ups_document_idx").on(t.documentUuid),
   ],

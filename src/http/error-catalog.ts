@@ -3,7 +3,8 @@ import {
   DEFAULT_DEMO_DOCUMENTS_PER_TOKEN,
   DEFAULT_MAX_BODY_BYTES,
 } from "../config";
-import { SUBSET_IDS } from "../domain/efti/schema-facts.generated";
+import { FULL_SUBSETS } from "../domain/documents/efti-gate";
+import { SUBSETS_SERVED_ALWAYS } from "../domain/efti/subsets";
 import { GATE_REFUSALS_KEPT } from "../domain/operations/gate-calls";
 import { MAX_WEBHOOK_ENDPOINTS } from "../domain/webhooks/endpoints";
 import { DELETE_WINDOW_HOURS, READ_WINDOW_HOURS } from "../domain/windows";
@@ -232,19 +233,21 @@ const ERROR_CATALOG: { [Code in ErrorCode]: CatalogEntry<Code> } = {
   INVALID_SUBSET_ID: {
     status: 400,
     api: "gate",
-    message: () =>
-      `Give \`subsetId\` at least once, each one of ${SUBSET_IDS.join(", ")}.`,
+    example: { served: SUBSETS_SERVED_ALWAYS },
+    message: ({ served }) =>
+      `Give \`subsetId\` at least once, each one of \`${FULL_SUBSETS}\` (all of them) or ${served.join(", ")}.`,
   },
   FOLLOW_UP_NOT_TEXT: {
     status: 415,
     api: "gate",
     message: () =>
-      "Send the follow-up message as text with `Content-Type: text/plain`.",
+      "Send the follow-up message with `Content-Type: text/plain`, in UTF-8, ISO-8859-1 or windows-1252.",
   },
   INVALID_FOLLOW_UP: {
     status: 400,
     api: "gate",
-    message: () => "The follow-up message must be non-empty text in UTF-8.",
+    message: () =>
+      "The follow-up message must be non-empty text, in UTF-8 when its charset is utf-8.",
   },
 };
 

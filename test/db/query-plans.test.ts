@@ -197,6 +197,8 @@ const planRow = (uuid: string, changes: Partial<DocumentRow> = {}) =>
     uuid,
     credentialId: by.credentialId,
     organizationId: "org_plan",
+    // Live: only a live document's commit writes its registrations.
+    environment: "live",
     createdAt: NOW - 2 * HOUR_MS,
     ...changes,
   });
@@ -536,8 +538,8 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   findDocumentsByUuidPrefix: (db) =>
     findDocumentsByUuidPrefix(db, original.uuid.slice(0, 19)),
-  keepFollowUp: (db) =>
-    keepFollowUp(db, {
+  async keepFollowUp(db) {
+    const followUp = {
       datasetId: "plan-dataset",
       documentUuid: original.uuid,
       shipment: 1,
@@ -546,7 +548,10 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       gate: "plan-gate",
       requestId: "req_plan",
       receivedAt: NOW,
-    }),
+    };
+    await keepFollowUp(db, { ...followUp, gateRequestId: null }, NOW - 1);
+    await keepFollowUp(db, { ...followUp, gateRequestId: "plan" }, NOW - 1);
+  },
   async deleteRowsBefore(db) {
     await deleteRowsBefore(db, "document_summaries", NOW, 50);
     await deleteRowsBefore(db, "ops_calls", NOW, 500);

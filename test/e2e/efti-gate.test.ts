@@ -81,7 +81,7 @@ beforeAll(async () => {
     "--org",
     "Gate SL",
     "--env",
-    "test",
+    "live",
   );
   api = apiClient(
     service.port,

@@ -43,7 +43,8 @@ afterEach(() => {
 
 async function setUp(gateAnswer?: Parameters<typeof webhookWorld>[2]) {
   const world = webhookWorld(NOW, undefined, gateAnswer);
-  const owner = await createCredential();
+  // Only live documents are registered.
+  const owner = await createCredential({ environment: "live" });
   const api = (bindings: Env = gated()) =>
     documentsApi(world.request(bindings), owner.key);
   /** What the consumer and the cron finish, a few minutes on. */

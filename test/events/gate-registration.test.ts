@@ -46,7 +46,8 @@ afterEach(() => {
 
 async function setUp(gateAnswer?: Parameters<typeof webhookWorld>[2]) {
   const world = webhookWorld(NOW, undefined, gateAnswer);
-  const owner = await createCredential();
+  // Only live documents are registered.
+  const owner = await createCredential({ environment: "live" });
   const api = (bindings: Env = gated()) =>
     documentsApi(world.request(bindings), owner.key);
   /** The dataset ids the owner's API lists for a document. */
@@ -198,6 +199,28 @@ describe("with a gate configured", () => {
       ]);
     },
   );
+
+  it("a test key's document registers nothing: issued, corrected or deleted", async () => {
+    const { world } = await setUp();
+    const tester = documentsApi(
+      world.request(gated()),
+      (await createCredential({ environment: "test" })).key,
+    );
+    const original = await tester.issue(minimalRequest());
+    const corrected = await tester.rectify(original.uuid, minimalRequest());
+    expect(corrected.status).toBe(200);
+    const correction = (await corrected.json()) as { uuid: string };
+    expect((await tester.remove(correction.uuid)).status).toBe(204);
+    expect(
+      world.queue.waiting.filter(
+        ({ body }) => body.kind === "efti_registration",
+      ),
+    ).toEqual([]);
+    await world.consumeDue(gated());
+    expect(await registrationsOf(original.uuid)).toEqual([]);
+    expect(await registrationsOf(correction.uuid)).toEqual([]);
+    expect(world.gate.received).toEqual([]);
+  });
 
   it("a demo document registers nothing", async () => {
     const { world } = await setUp();

@@ -43,12 +43,14 @@ export function gateApi(
       datasetId: string,
       body: BodyInit | null,
       contentType: string | null = "text/plain; charset=utf-8",
+      headers: Record<string, string> = {},
     ) =>
       caller(`/efti/v0/consignments/${datasetId}/follow-up`, {
         method: "POST",
         headers: {
           ...auth,
           ...(contentType === null ? {} : { "Content-Type": contentType }),
+          ...headers,
         },
         body,
       }),

@@ -69,9 +69,26 @@ describe("a malformed configuration", () => {
     ["SHARDS_BEFORE", "four"],
     ["PDF_KEYRING", SECRET],
     ["QR_KEYRING", `{"current":"v1","keys":{"v1":"${SECRET}"}}`],
+    ["EFTI_EXTRA_SUBSETS", "ES01"],
+    ["EFTI_EXTRA_SUBSETS", "ES06"],
+    ["EFTI_EXTRA_SUBSETS", "ES02;ES03"],
   ])(
     "%s=%j answers 500 INTERNAL_ERROR and logs which variable",
     (name, value) => expectRefusal({ ...env, [name]: value }, name),
+  );
+
+  it.each([
+    ["GATE_ALLOWED_IPS", "203.0.113.0/24, 10.0.0.0/33"],
+    ["GATE_ALLOWED_IPS", "2001:db8::/129"],
+    ["OPS_ALLOWED_IPS", "203.0.113.300"],
+    ["OPS_ALLOWED_IPS", "2001:db8::1::2"],
+  ])(
+    "%s=%j answers 500 INTERNAL_ERROR and logs the invalid entry",
+    (name, value) =>
+      expectRefusal(
+        { ...env, [name]: value },
+        `${name}: "${value.split(", ").at(-1)}" is not an IP address or CIDR range`,
+      ),
   );
 
   it.each(["", "http://deca.example"])(

@@ -157,7 +157,11 @@ export async function deleteDocument(
     ),
   );
   if (deleted) {
-    announceEvents(services, [uuid], registeredDocuments(services, [uuid]));
+    announceEvents(
+      services,
+      [uuid],
+      registeredDocuments(services, document.environment, [uuid]),
+    );
     return;
   }
   // A QR access, a correction or another deletion landed between the read

@@ -1,29 +1,67 @@
 // A document as eFTI data for an authority's gate (docs/efti.md "Gates"):
 // one consignment by its dataset id, reduced to the subsets asked for, and
-// the follow-up messages a gate posts about it. Visible as long as the
-// document's QR link would serve it: any owner, no read window, a rectified
-// version too; deleted, demo, unknown or malformed ids are the same 404.
+// the follow-up messages a gate posts about it. A live document is visible
+// as long as its QR link would serve it: any owner, no read window, a
+// rectified version too; deleted, test, demo, unknown or malformed ids are
+// the same 404.
 
 import { documentExists, findDocumentsByUuidPrefix } from "../../db/documents";
 import { keepFollowUp } from "../../db/efti-follow-ups";
 import type { DocumentRow } from "../../db/schema";
-import { notFound } from "../../errors";
+import { DomainError, notFound } from "../../errors";
+import { GATE_ENVIRONMENT } from "../../schemas/environment";
 import { type Consignment, consignmentWithId } from "../efti/consignment";
 import { datasetId, datasetLocation } from "../efti/dataset-id";
 import type { SubsetId } from "../efti/schema-facts.generated";
 import { consignmentXml, subsetOf } from "../efti/subsets";
 import { announceEvents } from "../events/announce";
+import { keptGateRequestId } from "../operations/gate-calls";
 import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import { findMoving, toDocument, writeMoving } from "../shard-routing";
 import { documentData } from "./document-body";
 
-/** The longest follow-up message a gate may post, in bytes of UTF-8. */
+/** The longest follow-up message a gate may post, in bytes as sent. */
 export const MAX_FOLLOW_UP_BYTES = 8192;
 
-/** Whether a gate sees the document: as its QR link would open it. */
+/**
+ * How long the same text about the same dataset is a gate's retry (after a
+ * lost answer) rather than a later inspection's note: 10 minutes.
+ */
+export const FOLLOW_UP_RETRY_WINDOW_MS = 10 * 60_000;
+
+/** What a gate asks for every subset served: the reference gate's request when the officer names none. */
+export const FULL_SUBSETS = "full";
+
+/**
+ * The subsets a gate's `subsetId` values ask for, each once: `full` is every
+ * subset `served`. 400 INVALID_SUBSET_ID when none is asked, or one that is
+ * not served (an unknown one, or ES02–ES05 not configured).
+ */
+export function subsetsToServe(
+  asked: readonly string[],
+  served: readonly SubsetId[],
+): SubsetId[] {
+  const invalid = new DomainError("INVALID_SUBSET_ID", {
+    field: "subsetId",
+    served,
+  });
+  const subsets = new Set<SubsetId>();
+  for (const value of asked) {
+    const named =
+      value === FULL_SUBSETS
+        ? served
+        : served.filter((subset) => subset === value);
+    if (named.length === 0) throw invalid;
+    for (const subset of named) subsets.add(subset);
+  }
+  if (subsets.size === 0) throw invalid;
+  return [...subsets];
+}
+
+/** Whether a gate sees the document: a live one, as its QR link would open it. */
 const visibleToGates = (row: DocumentRow): boolean =>
-  row.environment !== "demo" && row.deletedAt === null;
+  row.environment === GATE_ENVIRONMENT && row.deletedAt === null;
 
 /**
  * The document `id` names and its shipment's number: in the shard of the
@@ -88,31 +126,35 @@ export async function gateConsignmentXml(
 /**
  * Keeps a gate's follow-up message about consignment `id`, with its event
  * for the document's owner (document.efti_follow_up) in the same batch, and
- * announces the event once committed. The same text again for the same
- * dataset (a gate's retry) keeps the one message and the one event.
+ * announces the event once committed. A gate's retry (the same text for the
+ * same dataset within FOLLOW_UP_RETRY_WINDOW_MS, or with the same gate
+ * request id) keeps the one message and the one event; the same text later
+ * is another inspection's, a message of its own.
  */
 export async function postFollowUp(
   services: Services,
   id: string,
   message: string,
-  gate: string,
+  gate: { name: string; requestId: string | null },
 ): Promise<void> {
   const { row, consignment } = await gateConsignment(services, id);
+  const receivedAt = services.clock.now();
   const followUp = {
     datasetId: id,
     documentUuid: row.uuid,
     shipment: consignment.shipmentNumber,
     message,
     messageHash: await sha256Hex(message),
-    gate,
+    gate: gate.name,
     requestId: services.requestId,
-    receivedAt: services.clock.now(),
+    gateRequestId: keptGateRequestId(gate.requestId),
+    receivedAt,
   };
-  // A message written already (a retry) is kept, nothing more written.
+  // A retry of a message written already is kept, nothing more written.
   await writeMoving(
     services,
     toDocument(row.uuid),
-    (db) => keepFollowUp(db, followUp),
+    (db) => keepFollowUp(db, followUp, receivedAt - FOLLOW_UP_RETRY_WINDOW_MS),
     (db) => documentExists(db, row.uuid),
   );
   announceEvents(services, [row.uuid]);

@@ -1,10 +1,10 @@
 // The write side of the eFTI gate's registrations (docs/efti.md
 // "Registration with the gate"): which dataset ids a version's commit batch
 // registers. None while no gate is configured (EFTI_GATE_URL empty, the
-// default), and none for a demo document, which no gate ever sees.
+// default), and none for a test or demo document, which no gate ever sees.
 import type { DocumentRow } from "../../db/schema";
 import type { DocumentData } from "../../schemas/document-request";
-import type { Environment } from "../../schemas/environment";
+import { type Environment, GATE_ENVIRONMENT } from "../../schemas/environment";
 import { datasetsOf } from "../efti/consignment";
 import type { Services } from "../services";
 import { documentData } from "./document-body";
@@ -12,7 +12,7 @@ import { documentData } from "./document-body";
 const registers = (
   services: Pick<Services, "eftiGate">,
   environment: Environment,
-): boolean => services.eftiGate !== null && environment !== "demo";
+): boolean => services.eftiGate !== null && environment === GATE_ENVIRONMENT;
 
 /** The dataset ids a new version's batch registers: each of its shipments', or none. */
 export async function datasetIdsToRegister(
@@ -36,8 +36,9 @@ export async function datasetIdsOfStored(
   });
 }
 
-/** The documents whose registrations an announcement names: none while no gate is configured. */
+/** The documents whose registrations an announcement names: none while no gate is configured or of another environment. */
 export const registeredDocuments = (
   services: Pick<Services, "eftiGate">,
+  environment: Environment,
   uuids: readonly string[],
-): string[] => (services.eftiGate === null ? [] : [...uuids]);
+): string[] => (registers(services, environment) ? [...uuids] : []);

@@ -288,7 +288,7 @@ export async function issueDocument(
     announceEvents(
       services,
       rectifies ? [uuid, rectifies.uuid] : [uuid],
-      registeredDocuments(services, [uuid]),
+      registeredDocuments(services, credential.environment, [uuid]),
     );
   }
   // Listed in the credential's home shard. The document is issued whatever

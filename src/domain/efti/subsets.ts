@@ -3,8 +3,23 @@
 // document a gate registers.
 import { COMMON_NAMESPACE, IDENTIFIER_NAMESPACE } from "./codes";
 import { factsOf } from "./fit";
-import type { SubsetId } from "./schema-facts.generated";
+import { SUBSET_IDS, type SubsetId } from "./schema-facts.generated";
 import { type XmlElement, xmlDocument } from "./xml";
+
+/**
+ * The subsets every deployment serves to gates: the control document's
+ * (ES01) and the identifiers. The others' requirements are not what the
+ * control document collects: served only where configured.
+ */
+export const SUBSETS_SERVED_ALWAYS = [
+  "ES01",
+  "identifier",
+] as const satisfies readonly SubsetId[];
+
+/** The subsets a deployment may serve besides (EFTI_EXTRA_SUBSETS): ES02 to ES05. */
+export const EXTRA_SUBSETS = SUBSET_IDS.filter(
+  (subset) => !(SUBSETS_SERVED_ALWAYS as readonly SubsetId[]).includes(subset),
+);
 
 /**
  * `element` (at `path`) with only the descendants that one of `subsets`

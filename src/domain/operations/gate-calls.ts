@@ -51,10 +51,13 @@ export interface GateCall {
 const MAX_KEPT = 64;
 const bounded = (text: string) => text.slice(0, MAX_KEPT);
 
+/** The gate's own id of a request as the trail keeps it (a follow-up too). */
+export const keptGateRequestId = (id: string | null): string | null =>
+  id === null ? null : bounded(id);
+
 const row = (call: GateCall, at: number) => ({
   requestId: call.requestId,
-  gateRequestId:
-    call.gateRequestId === null ? null : bounded(call.gateRequestId),
+  gateRequestId: keptGateRequestId(call.gateRequestId),
   datasetId: bounded(call.datasetId),
   subsets: call.subsets.map(bounded).slice(0, 12).join(","),
   clientIp: call.clientIp,

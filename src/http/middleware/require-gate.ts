@@ -9,6 +9,7 @@ import { secretKeyVersion } from "../../domain/secret-key-version";
 import type { AppEnv, GateEnv } from "../../env";
 import { DomainError, domainErrorBehind, notFound } from "../../errors";
 import { logFailure } from "../../failure-log";
+import { inIpRanges } from "../../schemas/ip-range";
 import { bearerToken } from "../bearer";
 import { clientIp } from "../client-ip";
 
@@ -70,7 +71,7 @@ export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
     subsets: c.req.queries("subsetId") ?? [],
     clientIp: ip,
   };
-  if (allowedIps.length > 0 && !allowedIps.includes(ip)) {
+  if (allowedIps.length > 0 && !inIpRanges(allowedIps, ip)) {
     return refuse(services, call, 403);
   }
   const presented = bearerToken(c.req.raw);
@@ -79,6 +80,7 @@ export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
   if (gate === null) return refuse(services, call, 401);
   const answered = await openGateCall(services, { ...call, gate });
   c.set("gate", gate);
+  c.set("gateRequestId", call.gateRequestId);
   await next();
   try {
     await answered(c.res.status);

@@ -5,6 +5,7 @@ import { secretKeyVersion } from "../../domain/secret-key-version";
 import type { AppEnv } from "../../env";
 import { DomainError, notFound } from "../../errors";
 import { logFailure } from "../../failure-log";
+import { inIpRanges } from "../../schemas/ip-range";
 import { bearerToken } from "../bearer";
 import { clientIp } from "../client-ip";
 
@@ -43,7 +44,7 @@ export const requireSupport = createMiddleware<AppEnv>(async (c, next) => {
     operation: `${c.req.method} ${c.req.routePath}`,
     clientIp: ip,
   };
-  if (allowedIps.length > 0 && !allowedIps.includes(ip)) {
+  if (allowedIps.length > 0 && !inIpRanges(allowedIps, ip)) {
     logRefusal(call, 403);
     throw new DomainError("OPS_IP_NOT_ALLOWED");
   }

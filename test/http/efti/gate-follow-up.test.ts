@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
-import { MAX_FOLLOW_UP_BYTES } from "../../../src/domain/documents/efti-gate";
+import {
+  FOLLOW_UP_RETRY_WINDOW_MS,
+  MAX_FOLLOW_UP_BYTES,
+} from "../../../src/domain/documents/efti-gate";
 import { datasetId } from "../../../src/domain/efti/dataset-id";
 import { createCredential } from "../../helpers/credentials";
 import {
@@ -34,7 +37,8 @@ afterEach(() => {
 
 async function setUp() {
   const world = webhookWorld(NOW);
-  const owner = await createCredential();
+  // Only live documents reach a gate.
+  const owner = await createCredential({ environment: "live" });
   const endpoint = await insertEndpoint(owner.id, {
     createdAt: NOW,
     eventTypes: ["document.efti_follow_up"],
@@ -110,7 +114,7 @@ describe("POST /efti/v0/consignments/{datasetId}/follow-up", () => {
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({
       type: "document.efti_follow_up",
-      environment: "test",
+      environment: "live",
       data: {
         uuid: document.uuid,
         reference: document.reference,
@@ -146,12 +150,44 @@ describe("POST /efti/v0/consignments/{datasetId}/follow-up", () => {
     ).toEqual(["Primero", "Segundo"]);
   });
 
+  it("keeps an identical note of a later inspection, past the retry window, as a new message with its event", async () => {
+    const { world, document, gate, id } = await setUp();
+    expect((await gate().followUp(id, "Sin incidencias")).status).toBe(200);
+    world.clock.advance(FOLLOW_UP_RETRY_WINDOW_MS - 1);
+    // Within the window: the gate's retry.
+    expect((await gate().followUp(id, "Sin incidencias")).status).toBe(200);
+    world.clock.advance(2);
+    expect((await gate().followUp(id, "Sin incidencias")).status).toBe(200);
+    expect((await followUps(document.uuid)).map((row) => row.message)).toEqual([
+      "Sin incidencias",
+      "Sin incidencias",
+    ]);
+    expect(await outboxEvents(document.uuid)).toHaveLength(2);
+  });
+
+  it("keeps one message when a retry carries the gate's request id of a kept one, past the window too", async () => {
+    const { world, document, gate, id } = await setUp();
+    const sent = (requestId: string) =>
+      gate().followUp(id, "Sin incidencias", "text/plain", {
+        "X-Request-Id": requestId,
+      });
+    expect((await sent("gate-req-1")).status).toBe(200);
+    world.clock.advance(FOLLOW_UP_RETRY_WINDOW_MS * 3);
+    expect((await sent("gate-req-1")).status).toBe(200);
+    expect(await followUps(document.uuid)).toHaveLength(1);
+    // Another request of the gate, the window past: another inspection.
+    expect((await sent("gate-req-2")).status).toBe(200);
+    expect(await followUps(document.uuid)).toHaveLength(2);
+    expect(await outboxEvents(document.uuid)).toHaveLength(2);
+  });
+
   it("refuses what is not text/plain (415), over the limit (413), empty or not UTF-8 (400)", async () => {
     const { document, gate, id } = await setUp();
     for (const type of [
       "application/json",
       "text/html",
-      "text/plain; charset=iso-8859-1",
+      "text/plain; charset=utf-16",
+      "text/plain; charset=shift_jis",
       null,
     ]) {
       // Bytes: a text body would be labelled text/plain by fetch itself.
@@ -167,11 +203,55 @@ describe("POST /efti/v0/consignments/{datasetId}/follow-up", () => {
     // At the limit exactly, in bytes of UTF-8.
     const longest = `${"é".repeat(MAX_FOLLOW_UP_BYTES / 2 - 1)}ok`;
     expect((await gate().followUp(id, longest)).status).toBe(200);
-    for (const body of ["", "  \n", new Uint8Array([0x68, 0xff, 0x6f])]) {
-      const response = await gate().followUp(id, body, "text/plain");
+    for (const [body, type] of [
+      ["", "text/plain"],
+      ["  \n", "text/plain"],
+      // Not UTF-8, although its charset says so.
+      [new Uint8Array([0x68, 0xff, 0x6f]), "text/plain; charset=utf-8"],
+    ] as const) {
+      const response = await gate().followUp(id, body, type);
       expect(await errorCode(response, 400)).toBe("INVALID_FOLLOW_UP");
     }
     expect(await followUps(document.uuid)).toHaveLength(1);
+  });
+
+  it("reads the reference gate's ISO-8859-1 text without a charset, and an explicit Latin-1 or windows-1252 charset", async () => {
+    const { world, owner, document, gate, id } = await setUp();
+    // Spring's default: ISO-8859-1 bytes, `text/plain` and no charset.
+    const latin1 = (text: string) =>
+      Uint8Array.from(text, (character) => character.charCodeAt(0));
+    const sent = [
+      ["Vehículo revisado: sin infracción", "text/plain"],
+      ["Señal de peso: ¿báscula?", "text/plain; charset=ISO-8859-1"],
+      ["Inspección nº 2", 'text/plain; charset="latin1"'],
+      ["Multa: 200 €", "text/plain; charset=windows-1252"],
+      ["Revisión – conductor", "text/plain;charset=CP1252"],
+    ] as const;
+    for (const [message, type] of sent) {
+      // windows-1252 writes € as 0x80 and – as 0x96.
+      const bytes = latin1(message.replace("€", "\x80").replace("–", "\x96"));
+      expect((await gate().followUp(id, bytes, type)).status).toBe(200);
+    }
+    // Valid UTF-8 without a charset is read as UTF-8.
+    const utf8 = "Conductor: José Núñez";
+    const encoded = new TextEncoder().encode(utf8);
+    expect((await gate().followUp(id, encoded, "text/plain")).status).toBe(200);
+    const messages = [...sent.map(([message]) => message), utf8];
+    expect((await followUps(document.uuid)).map((row) => row.message)).toEqual(
+      messages,
+    );
+
+    await world.consumeDue();
+    const listed = await world.request()(
+      `/api/v1/events?document_uuid=${document.uuid}&type=document.efti_follow_up&limit=100`,
+      bearer(owner.key),
+    );
+    const { data } = (await listed.json()) as {
+      data: { data: { message: string } }[];
+    };
+    expect(data.map((event) => event.data.message).sort()).toEqual(
+      [...messages].sort(),
+    );
   });
 
   it("is 404 for a deleted, a demo or an unknown consignment, and keeps nothing", async () => {

@@ -63,7 +63,8 @@ async function gateCalls(
 async function setup(bindings: Env = env) {
   const clock = fixedClock(NOW);
   const request = callWithClock(clock, bindings);
-  const owner = await createCredential();
+  // Only live documents reach a gate.
+  const owner = await createCredential({ environment: "live" });
   const api = documentsApi(request, owner.key);
   const document = await api.issue(minimalRequest());
   const ip = freshNetwork();
@@ -137,6 +138,44 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
     );
   });
 
+  it("serves ES02 to ES05 only as EFTI_EXTRA_SUBSETS names them", async () => {
+    const { gate, document, id } = await setup({
+      ...env,
+      EFTI_EXTRA_SUBSETS: "ES04, ES02",
+    });
+    for (const subset of ["ES02", "ES04"] as const) {
+      expect(await xmlIn(await gate.get(id, `?subsetId=${subset}`))).toBe(
+        await expectedXml(document, id, [subset]),
+      );
+    }
+    for (const query of ["?subsetId=ES03", "?subsetId=ES02,ES05"]) {
+      const response = await gate.get(id, query);
+      expect(await errorCode(response, 400)).toBe("INVALID_SUBSET_ID");
+    }
+  });
+
+  it("answers `full`, the reference gate's request when the officer names no subset, with every subset served", async () => {
+    const { gate, document, id } = await setup();
+    const served = await expectedXml(document, id, ["ES01", "identifier"]);
+    for (const query of [
+      "?subsetId=full",
+      "?subsetId=full,ES01",
+      "?subsetId=identifier&subsetId=full",
+    ]) {
+      expect(await xmlIn(await gate.get(id, query))).toBe(served);
+    }
+    const extended = await setup({ ...env, EFTI_EXTRA_SUBSETS: "ES03" });
+    expect(
+      await xmlIn(await extended.gate.get(extended.id, "?subsetId=full")),
+    ).toBe(
+      await expectedXml(extended.document, extended.id, [
+        "ES01",
+        "identifier",
+        "ES03",
+      ]),
+    );
+  });
+
   it("serves each shipment of a grouped document by its own dataset id", async () => {
     const { api, gate } = await setup();
     const grouped = await api.issue(groupedRequest(3));
@@ -151,7 +190,7 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
     expect(await errorCode(await gate.get(beyond), 404)).toBe("NOT_FOUND");
   });
 
-  it("refuses a missing or unknown subsetId with 400 INVALID_SUBSET_ID", async () => {
+  it("refuses a missing, unknown or unserved subsetId with 400 INVALID_SUBSET_ID", async () => {
     const { gate, id } = await setup();
     for (const query of [
       "",
@@ -160,6 +199,11 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
       "?subsetId=ES01&subsetId=es02",
       "?subsetId=ES01,",
       "?subset=ES01",
+      "?subsetId=FULL",
+      // Served only when EFTI_EXTRA_SUBSETS names them.
+      "?subsetId=ES02",
+      "?subsetId=ES01,ES05",
+      "?subsetId=full&subsetId=ES03",
     ]) {
       const response = await gate.get(id, query);
       expect(await errorCode(response, 400)).toBe("INVALID_SUBSET_ID");
@@ -202,6 +246,36 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
     for (const other of [unknown, "not-a-dataset-id", id.slice(0, 35)]) {
       expect(await errorCode(await gate.get(other), 404)).toBe("NOT_FOUND");
     }
+  });
+
+  it("never serves a test key's document: its dataset id answers and is audited as an unknown one", async () => {
+    const { request, gate, id } = await setup();
+    const tester = documentsApi(request, (await createCredential()).key);
+    const development = await tester.issue(minimalRequest());
+    const developmentId = await datasetId(development.uuid, 1);
+    // An unknown id of the same document's bucket and millisecond.
+    const unknownId = `${developmentId.slice(0, 24)}${developmentId.slice(24) === "000000000000" ? "111111111111" : "000000000000"}`;
+    const answers = [];
+    for (const dataset of [developmentId, unknownId]) {
+      const read = await gate.get(dataset);
+      expect(read.status).toBe(404);
+      const followUp = await gate.followUp(dataset, "Sin incidencias");
+      expect(followUp.status).toBe(404);
+      answers.push([await read.json(), await followUp.json()]);
+      expect(
+        (await gateCalls(dataset)).data.map(({ subsets, status, gate }) => ({
+          subsets,
+          status,
+          gate,
+        })),
+      ).toEqual([
+        { subsets: [], status: 404, gate: TEST_GATE },
+        { subsets: ["ES01"], status: 404, gate: TEST_GATE },
+      ]);
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    // The live document beside it is served.
+    expect((await gate.get(id)).status).toBe(200);
   });
 });
 
@@ -297,6 +371,27 @@ describe("who may call /efti/v0", () => {
     expect(await errorCode(refused, 403)).toBe("GATE_IP_NOT_ALLOWED");
     const [last] = (await gateCalls(id)).data;
     expect(last).toMatchObject({ gate: null, client_ip: other, status: 403 });
+  });
+
+  it("reads GATE_ALLOWED_IPS' CIDR ranges, IPv4 and IPv6, and compares IPv6 addresses in any spelling", async () => {
+    const { request, id } = await setup({
+      ...env,
+      GATE_ALLOWED_IPS:
+        "198.51.100.0/24, 2001:0db8:0:0:0:0:0:1, 2001:db8:a11:0::/64",
+    });
+    for (const ip of [
+      "198.51.100.0",
+      "198.51.100.255",
+      "2001:db8::1",
+      "2001:DB8:0::0:1",
+      "2001:db8:a11:0:ffff:1:2:3",
+    ]) {
+      expect((await gateApi(request, ip).get(id)).status, ip).toBe(200);
+    }
+    for (const ip of ["198.51.101.1", "2001:db8::2", "2001:db8:a11:1::1"]) {
+      const refused = await gateApi(request, ip).get(id);
+      expect(await errorCode(refused, 403), ip).toBe("GATE_IP_NOT_ALLOWED");
+    }
   });
 
   it(`keeps ${GATE_REFUSALS_KEPT.limit} refusals a minute of one network in the trail; beyond, 429 GATE_RATE_LIMITED and a log line only`, async () => {

@@ -205,7 +205,8 @@ async function issueOnTwoShards(tag: string) {
       "/ops/v1/keys",
       opsJson("POST", {
         organization: `Rebalance ${keys.length} ${tag}`,
-        environment: "test",
+        // Live: their documents are registered with the gate and read by it.
+        environment: "live",
       }),
     );
     const issued = (await response.json()) as {
@@ -261,6 +262,8 @@ async function issueOnTwoShards(tag: string) {
   const followUp = await gateApi(request, "198.51.100.7").followUp(
     efti.data[0]?.dataset_id ?? "",
     "Sin incidencias",
+    "text/plain",
+    { "X-Request-Id": "gate-request-1" },
   );
   expect(followUp.status).toBe(200);
   // Leftovers of a Worker that died: a note and a mark in bucket 3 (shard 1
