@@ -147,6 +147,35 @@ const ipList = (name: string) =>
       .filter((range) => range !== null),
   );
 
+/** A certificate's SHA-256 fingerprint as Cloudflare reports it: lower-case hex. */
+const sha256Fingerprint = z.string().regex(/^[0-9a-f]{64}$/, {
+  error: "must be a SHA-256 fingerprint in lower-case hex",
+});
+
+/** GATE_CLIENT_CERTIFICATES: key version → its client certificate's fingerprint. */
+const clientCertificates = z
+  .string()
+  .default("")
+  .transform((value, ctx) => {
+    if (value === "") return {};
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.issues.push({
+        code: "custom",
+        message:
+          "GATE_CLIENT_CERTIFICATES must be a JSON object of key versions to SHA-256 fingerprints, or empty",
+        input: undefined,
+      });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(z.string(), sha256Fingerprint, {
+      error: "must be a JSON object of key versions to SHA-256 fingerprints",
+    }),
+  );
+
 const settingsSchema = z.object({
   MAX_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.real),
   MAX_DEMO_BODY_BYTES: count(DEFAULT_MAX_BODY_BYTES.demo),
@@ -181,6 +210,7 @@ const settingsSchema = z.object({
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
   GATE_ALLOWED_IPS: ipList("GATE_ALLOWED_IPS"),
+  GATE_CLIENT_CERTIFICATES: clientCertificates,
   EFTI_EXTRA_SUBSETS: commaList.pipe(
     z.array(
       z.enum(EXTRA_SUBSETS, {
@@ -223,6 +253,8 @@ interface GateConfig {
   allowedIps: readonly IpRange[];
   /** The subsets served to gates: ES01, identifier and those of EFTI_EXTRA_SUBSETS. */
   subsets: readonly SubsetId[];
+  /** Key version → the SHA-256 fingerprint of the client certificate it must come with; a version absent needs none. */
+  clientCertificates: Readonly<Record<string, string>>;
 }
 
 /** The webhooks' configuration (docs/operations.md). */
@@ -295,6 +327,7 @@ export function readConfig(vars: Record<string, unknown>): Config {
       subsets: [
         ...new Set([...SUBSETS_SERVED_ALWAYS, ...env.EFTI_EXTRA_SUBSETS]),
       ],
+      clientCertificates: env.GATE_CLIENT_CERTIFICATES,
     },
     webhooks: {
       keyring: env.WEBHOOK_KEYRING ?? null,

@@ -145,6 +145,15 @@ describe("wrangler.toml", () => {
     },
   );
 
+  it("serves neither production Worker on workers.dev nor on preview URLs, where the zone's mTLS and WAF rules do not run", () => {
+    for (const config of [production, edgeProduction]) {
+      expect(config.workers_dev).toBe(false);
+      expect(config.preview_urls).toBe(false);
+    }
+    // The API Worker is reached only through the edge Worker's service binding.
+    expect(production.routes ?? []).toEqual([]);
+  });
+
   it("places the API Worker beside its data in production, and only it", () => {
     expect(production.placement).toEqual({ mode: "smart" });
     expect(local.placement).toBeUndefined();

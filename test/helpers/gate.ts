@@ -26,13 +26,34 @@ export const gateKeyring = (versions: Record<string, string>): string =>
     ),
   });
 
-/** The two operations, as a gate calls them from `ip` with `key` (null: none). */
+/**
+ * The client certificate Cloudflare's edge reports in `request.cf`:
+ * `fingerprint` (SHA-256, hex) verified against the zone's CA.
+ */
+export const clientCertificate = (
+  fingerprint: string,
+  certVerified = "SUCCESS",
+) => ({
+  tlsClientAuth: {
+    certPresented: "1",
+    certVerified,
+    certFingerprintSHA256: fingerprint,
+  },
+});
+
+/**
+ * The two operations, as a gate calls them from `ip` with `key` (null: none),
+ * over a connection whose `cf` properties are `cf` (none: no client
+ * certificate).
+ */
 export function gateApi(
   request: Call,
   ip: string,
   key: string | null = gateKey(),
+  cf?: ReturnType<typeof clientCertificate>,
 ) {
-  const caller = fromIp(request, ip);
+  const from = fromIp(request, ip);
+  const caller: Call = cf ? (path, init) => from(path, { ...init, cf }) : from;
   const auth: Record<string, string> =
     key === null ? {} : { Authorization: `Bearer ${key}` };
   return {

@@ -51,15 +51,30 @@ async function refuse(
 }
 
 /**
+ * Whether `request` came with the client certificate of fingerprint
+ * `expected`, as verified by the zone's mutual TLS (API Shield). Cloudflare's
+ * edge sets `request.cf`, which the edge Worker's hand-over passes on with
+ * the request; no caller can write it.
+ */
+function presentsCertificate(request: Request, expected: string): boolean {
+  const auth = (request.cf as IncomingRequestCfProperties | undefined)
+    ?.tlsClientAuth;
+  return (
+    auth?.certVerified === "SUCCESS" && auth.certFingerprintSHA256 === expected
+  );
+}
+
+/**
  * The gate of the eFTI platform interface (/efti/v0, docs/efti.md "Gates"):
  * none without GATE_KEYRING (404, like any unknown path); then the IP
- * allow-list (403), then a gate's key (401), each refusal a row of the audit
+ * allow-list (403), then a gate's key and, for a key version of
+ * GATE_CLIENT_CERTIFICATES, its client certificate (401), each refusal a row of the audit
  * trail (beyond a network's limit, 429 and a log line); every request let in
  * recorded before it runs (no trail, no call: 503), its answer after. The
  * key version matched names the gate.
  */
 export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
-  const { keyring, allowedIps } = configOf(c.env).gate;
+  const { keyring, allowedIps, clientCertificates } = configOf(c.env).gate;
   if (!keyring) throw notFound();
   const { services } = c.var;
   const ip = clientIp(c.req.raw);
@@ -78,6 +93,10 @@ export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
   const gate =
     presented === null ? null : await secretKeyVersion(keyring, presented);
   if (gate === null) return refuse(services, call, 401);
+  const certificate = clientCertificates[gate];
+  if (certificate && !presentsCertificate(c.req.raw, certificate)) {
+    return refuse(services, call, 401);
+  }
   const answered = await openGateCall(services, { ...call, gate });
   c.set("gate", gate);
   c.set("gateRequestId", call.gateRequestId);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { groupedRequest, minimalRequest } from "../../../fixtures/requests";
+import { readConfig } from "../../../src/config";
 import { consignmentWithId } from "../../../src/domain/efti/consignment";
 import { datasetId } from "../../../src/domain/efti/dataset-id";
 import type { SubsetId } from "../../../src/domain/efti/schema-facts.generated";
@@ -16,7 +17,13 @@ import {
   freshNetwork,
 } from "../../helpers/documents-api";
 import { d1Refuses } from "../../helpers/faults";
-import { gateApi, gateKey, gateKeyring, TEST_GATE } from "../../helpers/gate";
+import {
+  clientCertificate,
+  gateApi,
+  gateKey,
+  gateKeyring,
+  TEST_GATE,
+} from "../../helpers/gate";
 import { declaredGateOperations } from "../../helpers/gate-contract";
 import { opsClient, supportSecret } from "../../helpers/ops";
 import {
@@ -357,6 +364,57 @@ describe("who may call /efti/v0", () => {
       "es-gate.2028-01",
       "es-gate.2027-07",
     ]);
+  });
+
+  it("requires the client certificate GATE_CLIENT_CERTIFICATES names for a key version: none, unverified or another is 401 GATE_UNAUTHENTICATED, a row of the trail", async () => {
+    const keyring = gateKeyring({
+      "es-gate.2027-07": "first-gate-key",
+      "pt-gate.2027-07": "second-gate-key",
+    });
+    const fingerprint = "ab".repeat(32);
+    const { request, ip, id } = await setup({
+      ...env,
+      GATE_KEYRING: keyring,
+      GATE_CLIENT_CERTIFICATES: JSON.stringify({
+        "es-gate.2027-07": fingerprint,
+      }),
+    });
+    const esKey = gateKey(keyring, "es-gate.2027-07");
+    const es = (cf?: ReturnType<typeof clientCertificate>) =>
+      gateApi(request, ip, esKey, cf);
+    expect((await es(clientCertificate(fingerprint)).get(id)).status).toBe(200);
+    for (const cf of [
+      undefined,
+      clientCertificate(fingerprint, "FAILED:self signed certificate"),
+      clientCertificate("cd".repeat(32)),
+    ]) {
+      expect(await errorCode(await es(cf).get(id), 401)).toBe(
+        "GATE_UNAUTHENTICATED",
+      );
+      const [last] = (await gateCalls(id)).data;
+      expect(last).toMatchObject({ gate: null, client_ip: ip, status: 401 });
+    }
+    // A key version without a certificate configured needs none.
+    const pt = gateApi(request, ip, gateKey(keyring, "pt-gate.2027-07"));
+    expect((await pt.get(id)).status).toBe(200);
+  });
+
+  it("stops on a GATE_CLIENT_CERTIFICATES that is not key versions to lower-case SHA-256 fingerprints", () => {
+    const vars = (value: string) => ({
+      ...env,
+      GATE_CLIENT_CERTIFICATES: value,
+    });
+    expect(readConfig(vars("")).gate.clientCertificates).toEqual({});
+    for (const value of [
+      `{"es-gate.2027-07":"${"AB".repeat(32)}"}`,
+      '{"es-gate.2027-07":"ab:cd"}',
+      "not json",
+      "[]",
+    ]) {
+      expect(() => readConfig(vars(value)), value).toThrow(
+        /GATE_CLIENT_CERTIFICATES/,
+      );
+    }
   });
 
   it("answers only the IPs of GATE_ALLOWED_IPS when set: another is 403 GATE_IP_NOT_ALLOWED, a row of the trail", async () => {
