@@ -87,6 +87,26 @@ const json = async (response: Response) => {
   return (await response.json()) as Record<string, string>;
 };
 
+/** A minimal document issued, then deleted (204): two facts, two events. */
+async function issuedAndDeleted(): Promise<Record<string, string>> {
+  const issued = await json(
+    await api("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(minimalRequest()),
+    }),
+  );
+  const deleted = await api(`/api/v1/documents/${issued.uuid}`, {
+    method: "DELETE",
+    body: JSON.stringify({
+      reason: "Pedido anulado: el camión no salió.",
+      confirm_not_delivered: true,
+      confirm_not_used: true,
+    }),
+  });
+  expect(deleted.status).toBe(204);
+  return issued;
+}
+
 /** The event of each distinct webhook-id, in arrival order. */
 const eventsOf = (deliveries: ReceivedDelivery[]) => {
   const seen = new Map<string, ReceivedDelivery>();
@@ -130,21 +150,7 @@ describe("events delivered as signed webhooks", () => {
     expect((await fetch(qr)).status).toBe(200);
     // Within the first access's minute: served, and sent no event.
     expect((await fetch(qr)).status).toBe(200);
-    const other = await json(
-      await api("/api/v1/documents", {
-        method: "POST",
-        body: JSON.stringify(minimalRequest()),
-      }),
-    );
-    const deleted = await api(`/api/v1/documents/${other.uuid}`, {
-      method: "DELETE",
-      body: JSON.stringify({
-        reason: "Pedido anulado: el camión no salió.",
-        confirm_not_delivered: true,
-        confirm_not_used: true,
-      }),
-    });
-    expect(deleted.status).toBe(204);
+    const other = await issuedAndDeleted();
 
     const expected = [
       ["document.issued", first.uuid, undefined],
@@ -188,21 +194,7 @@ describe("events delivered as signed webhooks", () => {
     const endpoint = await createEndpoint(receiver.url, QUIET);
     secrets.push(endpoint.secret);
     // A fact's event (a ping is tried once): a deletion.
-    const issued = await json(
-      await api("/api/v1/documents", {
-        method: "POST",
-        body: JSON.stringify(minimalRequest()),
-      }),
-    );
-    const deleted = await api(`/api/v1/documents/${issued.uuid}`, {
-      method: "DELETE",
-      body: JSON.stringify({
-        reason: "Pedido anulado: el camión no salió.",
-        confirm_not_delivered: true,
-        confirm_not_used: true,
-      }),
-    });
-    expect(deleted.status).toBe(204);
+    await issuedAndDeleted();
     await until("the delivery that succeeds", () =>
       receiver.deliveries.some((delivery) => delivery.status === 200),
     );

@@ -106,6 +106,12 @@ async function expectDelivered(
   ]);
 }
 
+/** The URLs the receiver was posted an event of document `uuid` at, in order. */
+const postedAbout = (world: ReturnType<typeof webhookWorld>, uuid: string) =>
+  world.receiver.received
+    .filter((received) => received.body.includes(uuid))
+    .map((received) => received.url);
+
 describe("webhooks while a rebalance moves the key's home", () => {
   it("delivers an event relayed while its endpoint is still in the former home, once", async () => {
     const { world, owner, endpoint } = await movingKeyWithEndpoint();
@@ -116,10 +122,7 @@ describe("webhooks while a rebalance moves the key's home", () => {
     const document = await api.issue(minimalRequest());
     await world.consumeDue(whileMoving());
 
-    const posted = world.receiver.received.filter((received) =>
-      received.body.includes(document.uuid),
-    );
-    expect(posted.map((received) => received.url)).toEqual([endpoint.url]);
+    expect(postedAbout(world, document.uuid)).toEqual([endpoint.url]);
     await expectDelivered(world, owner.key, document.uuid, endpoint.id);
   });
 
@@ -131,10 +134,7 @@ describe("webhooks while a rebalance moves the key's home", () => {
     const document = await api.issue(minimalRequest());
     await world.consumeDue(whileMoving());
 
-    const posted = world.receiver.received.filter((received) =>
-      received.body.includes(document.uuid),
-    );
-    expect(posted.map((received) => received.url)).toEqual([endpoint.url]);
+    expect(postedAbout(world, document.uuid)).toEqual([endpoint.url]);
   });
 
   for (const movedBefore of [
