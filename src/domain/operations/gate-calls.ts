@@ -106,8 +106,13 @@ const record = (
   hash: row.hash,
 });
 
-// Requests racing for the chain's end each retry: a few rounds suffice.
-const APPEND_ATTEMPTS = 8;
+// Requests racing for the chain's end: each round one of them appends, the
+// others wait a random while (up to 10 ms a round already lost) and retry.
+const APPEND_ATTEMPTS = 24;
+const raceBackoff = (attempt: number) =>
+  new Promise((resolve) =>
+    setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 5)),
+  );
 
 /**
  * Appends `row` after the chain's last row, as read: when another request
@@ -118,6 +123,7 @@ async function append(services: AuditServices, row: Unchained): Promise<void> {
   const db = directoryShard(services.shards);
   let failure: unknown = new Error("the gate's audit row was not chained");
   for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+    await raceBackoff(attempt);
     const previousHash = (await chainTip(db)) ?? CHAIN_START;
     const hash = await gateCallHash(
       record({ ...row, id: 0, previousHash, hash: "" }),
