@@ -219,10 +219,10 @@ export const gateCallListSchema = z.strictObject({
   has_more: z.boolean(),
 });
 
-export const GATE_CALL_ENTRIES = ["arrived", "answered", "refused"] as const;
+const GATE_CALL_ENTRIES = ["arrived", "answered", "refused"] as const;
 
 /** A row of the trail's chain as it is hashed, verified and exported. */
-export const gateCallRecordSchema = z.strictObject({
+const gateCallRecordSchema = z.strictObject({
   id: z.int(),
   entry: z.enum(GATE_CALL_ENTRIES).meta({
     description:

@@ -12,7 +12,7 @@ export interface AuditExportStore {
   putOnce(key: string, body: string): Promise<boolean>;
 }
 
-export const AUDIT_EXPORT_PREFIX = "efti-audit/";
+const AUDIT_EXPORT_PREFIX = "efti-audit/";
 
 export function createAuditExportStore(bucket: R2Bucket): AuditExportStore {
   return {
