@@ -49,5 +49,10 @@ export type AuthenticatedEnv = AppEnv & {
 
 /** After `requireGate`: an eFTI gate, named by its key's version. */
 export type GateEnv = AppEnv & {
-  Variables: { gate: string; gateRequestId: string | null };
+  Variables: {
+    gate: string;
+    gateRequestId: string | null;
+    /** The subsets a consignment's answer served, for the audit trail. */
+    subsetsServed?: readonly string[];
+  };
 };

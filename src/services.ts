@@ -7,6 +7,7 @@ import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
 import { logFailure } from "./failure-log";
 import { createArchiveStore } from "./storage/archive-store";
+import { createAuditExportStore } from "./storage/audit-export-store";
 import { createEventQueue } from "./storage/event-queue";
 import { createFontStore } from "./storage/font-store";
 import { createPdfEdgeCache } from "./storage/pdf-edge-cache";
@@ -39,6 +40,7 @@ export function createServices(
     pdfs: createPdfStore(env.PDFS, config.pdfKeyring),
     edgeCache: createPdfEdgeCache(dependencies.edgeCache ?? caches.default),
     archives: createArchiveStore(env.PDFS, config.pdfKeyring),
+    auditExports: createAuditExportStore(env.PDFS),
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),

@@ -260,11 +260,15 @@ export const opsCalls = sqliteTable(
 
 export type OpsCallRow = typeof opsCalls.$inferSelect;
 
-// Every request of an eFTI gate (/efti/v0, docs/efti.md "Gates"), answered or
-// refused, in DB_0: written when it arrives (a refusal with its status at
-// once), its status when answered (null: the answer was lost or the Worker
-// died). `gate` is the GATE_KEYRING version matched, null for a refusal.
-// Never a secret.
+// The audit trail of the eFTI gates (/efti/v0, docs/efti.md "Gates"), in
+// DB_0, append-only: a request let in is a row when it arrives (`entry`
+// "arrived", before it runs) and another when answered ("answered", its
+// status); a refusal is one row ("refused"). No row is ever updated or
+// deleted: each names the hash of the row before it (`previous_hash`) and
+// carries its own (`hash`, src/domain/operations/gate-call-chain.ts), so an
+// altered, removed or inserted row breaks the chain. Rows written before the
+// chain have no entry, operation or hash. `gate` is the GATE_KEYRING version
+// matched, null for a refusal. Never a secret.
 export const eftiGateCalls = sqliteTable(
   "efti_gate_calls",
   {
@@ -274,18 +278,44 @@ export const eftiGateCalls = sqliteTable(
     // X-Request-Id header), which Reg. 2025/2243 Art. 3(2)(c) has kept.
     gateRequestId: text("gate_request_id"),
     datasetId: text("dataset_id").notNull(),
-    // The subsetId values asked for, comma-separated as sent ("" for none).
+    // The subsetId values asked for, comma-separated ("" for none), bounded.
     subsets: text("subsets").notNull(),
     gate: text("gate"),
     clientIp: text("client_ip").notNull(),
     status: integer("status"),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
+    entry: text("entry", { enum: ["arrived", "answered", "refused"] }),
+    operation: text("operation", { enum: ["get_consignment", "follow_up"] }),
+    // The subsets served, normalised and comma-separated, on an answer that
+    // served a consignment; else null.
+    subsetsServed: text("subsets_served"),
+    previousHash: text("previous_hash"),
+    hash: text("hash"),
   },
   (t) => [
     index("efti_gate_calls_started_at_idx").on(t.startedAt),
     index("efti_gate_calls_dataset_idx").on(t.datasetId, t.id),
+    // An answer found by its request (the list; a lost insert's retry).
+    index("efti_gate_calls_request_idx").on(t.requestId),
   ],
+);
+
+// The refusals of the gates' interface beyond GATE_REFUSALS_KEPT a minute
+// from one network, which the trail does not keep a row each: one counter
+// per network and minute, in DB_0, so that a flood writes a bounded number
+// of rows and loses none.
+export const eftiGateRefusals = sqliteTable(
+  "efti_gate_refusals",
+  {
+    network: text("network").notNull(),
+    // The minute, in ms since the epoch (a multiple of 60,000).
+    minute: integer("minute").notNull(),
+    count: integer("count").notNull(),
+    firstStatus: integer("first_status").notNull(),
+    lastStatus: integer("last_status").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.minute] })],
 );
 
 export type EftiGateCallRow = typeof eftiGateCalls.$inferSelect;

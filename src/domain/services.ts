@@ -2,6 +2,7 @@ import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import type { EventMessage } from "../schemas/event-message";
 import type { ArchiveStore } from "../storage/archive-store";
+import type { AuditExportStore } from "../storage/audit-export-store";
 import type { FontStore } from "../storage/font-store";
 import type { Keyring } from "../storage/keyring";
 import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
@@ -54,6 +55,8 @@ export interface Services {
   /** Settled documents' PDFs at the edge, for their QR links. */
   edgeCache: PdfEdgeCache;
   archives: ArchiveStore;
+  /** The daily exports of the gates' audit trail. */
+  auditExports: AuditExportStore;
   qrKeyring: Keyring;
   /** The PDF renderer (src/pdf), passed in so that tests can replace it. */
   renderPdf: RenderPdf;

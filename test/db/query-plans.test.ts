@@ -45,9 +45,13 @@ import {
 } from "../../src/db/documents";
 import { keepFollowUp } from "../../src/db/efti-follow-ups";
 import {
-  finishGateCall,
+  appendGateCall,
+  chainRows,
+  chainTip,
+  countRefusal,
+  gateCallAnswers,
+  gateCallWritten,
   listGateCalls,
-  recordGateCall,
 } from "../../src/db/efti-gate-calls";
 import {
   findStaleUnsentDocuments,
@@ -514,22 +518,38 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
-  async recordGateCall(db) {
-    const id = await recordGateCall(db, {
-      requestId: "req_plan",
-      gateRequestId: "gate-plan",
-      datasetId: "plan-dataset",
-      subsets: "ES01",
-      gate: "plan-gate",
-      clientIp: "192.0.2.1",
-      status: null,
-      startedAt: NOW,
-      finishedAt: null,
-    });
-    await finishGateCall(db, id, { status: 200, finishedAt: NOW });
+  chainTip: (db) => chainTip(db),
+  appendGateCall: (db) =>
+    appendGateCall(
+      db,
+      {
+        requestId: "req_plan",
+        gateRequestId: "gate-plan",
+        datasetId: "plan-dataset",
+        subsets: "ES01",
+        gate: "plan-gate",
+        clientIp: "192.0.2.1",
+        status: null,
+        startedAt: NOW,
+        finishedAt: null,
+        entry: "arrived",
+        operation: "get_consignment",
+        subsetsServed: null,
+        previousHash: "0".repeat(64),
+        hash: "1".repeat(64),
+      },
+      "0".repeat(64),
+    ),
+  gateCallWritten: (db) => gateCallWritten(db, "req_plan", "answered"),
+  gateCallAnswers: (db) => gateCallAnswers(db, ["req_plan", "req_plan_2"]),
+  async chainRows(db) {
+    await chainRows(db, { limit: 101 });
+    await chainRows(db, { limit: 101, after: 10 });
+    await chainRows(db, { limit: 5001, from: NOW - 86_400_000, to: NOW });
+    await chainRows(db, { limit: 5001, after: 10, from: NOW - 1, to: NOW });
   },
-  finishGateCall: (db) =>
-    finishGateCall(db, 1, { status: 200, finishedAt: NOW }),
+  countRefusal: (db) =>
+    countRefusal(db, { network: "192.0.2.1", minute: NOW, status: 401 }),
   async listGateCalls(db) {
     await listGateCalls(db, { limit: 51 });
     await listGateCalls(db, { limit: 51, before: 10 });
@@ -555,7 +575,6 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   async deleteRowsBefore(db) {
     await deleteRowsBefore(db, "document_summaries", NOW, 50);
     await deleteRowsBefore(db, "ops_calls", NOW, 500);
-    await deleteRowsBefore(db, "efti_gate_calls", NOW, 500);
   },
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);

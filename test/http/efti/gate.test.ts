@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { groupedRequest, minimalRequest } from "../../../fixtures/requests";
 import { readConfig } from "../../../src/config";
+import { demoNetwork } from "../../../src/domain/demo/demo-network";
 import { consignmentWithId } from "../../../src/domain/efti/consignment";
 import { datasetId } from "../../../src/domain/efti/dataset-id";
 import type { SubsetId } from "../../../src/domain/efti/schema-facts.generated";
@@ -44,10 +45,12 @@ const NOW = Date.UTC(2026, 10, 24, 8);
 
 interface GateCallRow {
   id: number;
+  operation: string | null;
   request_id: string;
   gate_request_id: string | null;
   dataset_id: string;
   subsets: string[];
+  subsets_served: string[] | null;
   gate: string | null;
   client_ip: string;
   status: number | null;
@@ -467,6 +470,16 @@ describe("who may call /efti/v0", () => {
     expect(rows.filter((row) => row.client_ip === network)).toHaveLength(
       GATE_REFUSALS_KEPT.limit,
     );
+    // The two beyond are counted in their network's minute, not lost.
+    expect(
+      await env.DB_0.prepare(
+        "SELECT count, first_status, last_status FROM efti_gate_refusals WHERE network = ?",
+      )
+        .bind(demoNetwork(network))
+        .all(),
+    ).toMatchObject({
+      results: [{ count: 2, first_status: 401, last_status: 401 }],
+    });
   });
 });
 
@@ -480,12 +493,42 @@ describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
     const { data, has_more } = await gateCalls(id);
     expect(has_more).toBe(false);
     expect(
-      data.map(({ subsets, status, gate: by }) => ({ subsets, status, by })),
+      data.map(({ operation, subsets, subsets_served, status, gate: by }) => ({
+        operation,
+        subsets,
+        subsets_served,
+        status,
+        by,
+      })),
     ).toEqual([
-      { subsets: [], status: 200, by: TEST_GATE },
-      { subsets: ["ES99"], status: 400, by: TEST_GATE },
-      { subsets: ["ES01", "identifier"], status: 200, by: TEST_GATE },
-      { subsets: ["ES01"], status: 200, by: TEST_GATE },
+      {
+        operation: "follow_up",
+        subsets: [],
+        subsets_served: null,
+        status: 200,
+        by: TEST_GATE,
+      },
+      {
+        operation: "get_consignment",
+        subsets: ["ES99"],
+        subsets_served: null,
+        status: 400,
+        by: TEST_GATE,
+      },
+      {
+        operation: "get_consignment",
+        subsets: ["ES01", "identifier"],
+        subsets_served: ["ES01", "identifier"],
+        status: 200,
+        by: TEST_GATE,
+      },
+      {
+        operation: "get_consignment",
+        subsets: ["ES01"],
+        subsets_served: ["ES01"],
+        status: 200,
+        by: TEST_GATE,
+      },
     ]);
     for (const row of data) {
       expect(row.dataset_id).toBe(id);
@@ -504,6 +547,22 @@ describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
       `&limit=3&starting_after=${first.data.at(-1)?.id}`,
     );
     expect(rest).toEqual({ data: data.slice(3), has_more: false });
+  });
+
+  it("records the subsets served, normalised: full and repeated or comma-separated values as the subsets they name, once each", async () => {
+    const { gate, id } = await setup();
+    await gate.get(id, `?${"subsetId=identifier&".repeat(12)}subsetId=ES01`);
+    await gate.get(id, "?subsetId=full");
+    await gate.get(id, "?subsetId=ES01,identifier,ES01");
+    const { data } = await gateCalls(id);
+    expect(data.map((row) => [row.subsets, row.subsets_served])).toEqual([
+      [
+        ["ES01", "identifier", "ES01"],
+        ["ES01", "identifier"],
+      ],
+      [["full"], ["ES01", "identifier"]],
+      [Array(12).fill("identifier"), ["identifier", "ES01"]],
+    ]);
   });
 
   it("keeps the gate's own id of each request: its requestId parameter, else its X-Request-Id header", async () => {

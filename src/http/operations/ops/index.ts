@@ -1,6 +1,7 @@
 import type { Operation } from "../../operation";
 import { deleteKeyWebhookEndpointOperation } from "./delete-key-webhook-endpoint";
 import { documentAuditOperation } from "./document-audit";
+import { gateCallChainOperation } from "./gate-call-chain";
 import { issueKeyOperation } from "./issue-key";
 import { listGateCallsOperation } from "./list-gate-calls";
 import { listKeyWebhookEndpointsOperation } from "./list-key-webhook-endpoints";
@@ -28,6 +29,7 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   upgradeShardsOperation,
   listOpsCallsOperation,
   listGateCallsOperation,
+  gateCallChainOperation,
   startRebalanceOperation,
   rebalanceProgressOperation,
 ];
