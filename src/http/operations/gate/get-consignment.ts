@@ -29,7 +29,12 @@ export const getGateConsignmentOperation = defineOperation<
       configOf(c.env).gate.subsets,
     );
     return c.body(
-      await gateConsignmentXml(c.var.services, params.datasetId, subsets),
+      await gateConsignmentXml(
+        c.var.services,
+        params.datasetId,
+        subsets,
+        c.var.gate,
+      ),
       200,
       { "Content-Type": "application/xml; charset=utf-8" },
     );
