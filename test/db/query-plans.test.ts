@@ -50,7 +50,11 @@ import {
   listGateCalls,
   recordGateCall,
 } from "../../src/db/efti-gate-calls";
-import { eftiReadsOfDocument, recordEftiRead } from "../../src/db/efti-reads";
+import {
+  eftiReadsOfDocument,
+  insertEftiReadIf,
+  recordEftiRead,
+} from "../../src/db/efti-reads";
 import {
   findStaleUnsentDocuments,
   findUnsentRegistrations,
@@ -418,6 +422,20 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     insertAuditEventIf(
       db,
       { ...by, documentUuid: original.uuid, type: "retried", occurredAt: NOW },
+      sql`${documents.deletedAt} IS NULL`,
+    ),
+  insertEftiReadIf: async (db) =>
+    insertEftiReadIf(
+      db,
+      {
+        documentUuid: original.uuid,
+        type: "efti_gate_read",
+        datasetId: "plan-dataset",
+        gate: "plan-gate",
+        credentialId: null,
+        requestId: "req_plan",
+        occurredAt: NOW,
+      },
       sql`${documents.deletedAt} IS NULL`,
     ),
   insertPendingDeletionMarkIf: async (db) =>
