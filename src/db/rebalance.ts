@@ -47,6 +47,7 @@ const EVENT_COLUMNS = [
   "document_created_at",
   "transport_date",
   "first_access",
+  "accessed_via",
   "endpoint_id",
   "dataset_id",
   "shipment",
@@ -144,6 +145,19 @@ export const MOVES = {
     columns: [
       "document_uuid",
       "type",
+      "credential_id",
+      "request_id",
+      "occurred_at",
+    ],
+    onConflict: "",
+  },
+  // A document's eFTI reads, as its audit events.
+  efti_reads: {
+    columns: [
+      "document_uuid",
+      "type",
+      "dataset_id",
+      "gate",
       "credential_id",
       "request_id",
       "occurred_at",

@@ -9,7 +9,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { ENVIRONMENTS } from "../schemas/environment";
-import { EVENT_TYPES } from "../schemas/event";
+import { ACCESSED_VIA, EVENT_TYPES } from "../schemas/event";
 import { ATTEMPT_ERRORS, DELIVERY_STATUSES } from "../schemas/event-result";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
@@ -89,6 +89,8 @@ export const documents = sqliteTable(
     rectifiedByUuid: text("rectified_by_uuid"),
     deletedAt: integer("deleted_at"),
     deleteReason: text("delete_reason"),
+    // The first access, by its QR link or by an eFTI gate's read: from then
+    // on the document can no longer be deleted.
     firstQrAccessAt: integer("first_qr_access_at"),
     // The normalized request (the result's `data`) and the metadata, as JSON;
     // both null once the archiver moved them to R2 (archivedAt set).
@@ -106,8 +108,8 @@ export const documents = sqliteTable(
     expiresAt: integer("expires_at"),
     // When the archiver moved the body and audit trail to R2.
     archivedAt: integer("archived_at"),
-    // The QR access last written (audit row and event): a later one is
-    // written only a minute after it (qr-download.ts).
+    // The access last written (QR or gate: audit row and event): a later
+    // one is written only a minute after it (qr-access-writes.ts).
     lastQrAccessAt: integer("last_qr_access_at"),
   },
   (t) => [
@@ -320,6 +322,29 @@ export const eftiGateRefusals = sqliteTable(
 
 export type EftiGateCallRow = typeof eftiGateCalls.$inferSelect;
 
+export const EFTI_READ_TYPES = ["efti_gate_read", "efti_exported"] as const;
+export type EftiReadType = (typeof EFTI_READ_TYPES)[number];
+
+// Reads of a document's eFTI data, in its audit trail beside audit_events
+// (whose type check names only the older events), in the document's shard:
+// a gate's read (written with its access, at most once a minute: `gate` its
+// GATE_KEYRING version) and its owner's exports (`credential_id`).
+// `dataset_id` is null for the owner's list of datasets.
+export const eftiReads = sqliteTable(
+  "efti_reads",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    documentUuid: text("document_uuid").notNull(),
+    type: text("type", { enum: EFTI_READ_TYPES }).notNull(),
+    datasetId: text("dataset_id"),
+    gate: text("gate"),
+    credentialId: text("credential_id"),
+    requestId: text("request_id").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+  },
+  (t) => [index("efti_reads_document_idx").on(t.documentUuid, t.occurredAt)],
+);
+
 // The follow-up messages gates post about a consignment, in its document's
 // shard: one per dataset and text (a gate's retry of the same message is the
 // same row), written in one batch with the owner's event.
@@ -366,8 +391,10 @@ const eventColumns = {
   rectifiesUuid: text("rectifies_uuid"),
   documentCreatedAt: integer("document_created_at"),
   transportDate: text("transport_date"),
-  // document.accessed: whether it was the document's first QR access (1/0).
+  // document.accessed: whether it was the document's first access (1/0),
+  // and how (null: qr, as every access was before gates read documents).
   firstAccess: integer("first_access", { mode: "boolean" }),
+  accessedVia: text("accessed_via", { enum: ACCESSED_VIA }),
   // ping: the endpoint it tests.
   endpointId: text("endpoint_id"),
   // document.efti_follow_up: the consignment, its shipment, the gate's text.

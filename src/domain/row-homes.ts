@@ -80,6 +80,7 @@ export const ROW_HOMES: { organizations: EveryShard } & {
   },
   documents: byDocument("uuid"),
   audit_events: byDocument("document_uuid"),
+  efti_reads: byDocument("document_uuid"),
   pending_pdf_objects: {
     home: "document",
     bucket: (row) => uuidBucket(uuidOfObjectKey(text(row, "object_key"))),

@@ -85,6 +85,8 @@ export const documentAuditSchema = z.strictObject({
       occurred_at: z.string(),
       type: z.string(),
       credential_id: z.string().nullable(),
+      gate: z.string().nullable(),
+      dataset_id: z.string().nullable(),
       request_id: z.string(),
       source: z.enum(["d1", "archive"]),
     }),

@@ -22,6 +22,7 @@ import {
   purgeDemoSessionRows,
   purgeDocumentRows,
 } from "../../src/db/demo-sessions";
+import { recordAccess } from "../../src/db/document-accesses";
 import {
   commitCorrection,
   commitCreatedDocument,
@@ -53,6 +54,11 @@ import {
   gateCallWritten,
   listGateCalls,
 } from "../../src/db/efti-gate-calls";
+import {
+  eftiReadsOfDocument,
+  insertEftiReadIf,
+  recordEftiRead,
+} from "../../src/db/efti-reads";
 import {
   findStaleUnsentDocuments,
   findUnsentRegistrations,
@@ -93,7 +99,6 @@ import {
   findStalePendingPdfObjects,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
-import { recordQrAccess } from "../../src/db/qr-accesses";
 import {
   copyOrganizationsPage,
   copyRows,
@@ -230,6 +235,7 @@ const planEvent = {
   documentCreatedAt: original.createdAt,
   transportDate: original.transportDate,
   firstAccess: null,
+  accessedVia: null,
   endpointId: null,
 };
 const scope = { organizationId: "org_plan", environment: "test" } as const;
@@ -375,12 +381,32 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
   documentExists: (db) => documentExists(db, original.uuid),
-  recordQrAccess: (db) =>
-    recordQrAccess(db, correction.uuid, {
-      at: NOW,
+  async recordAccess(db) {
+    const access = { at: NOW, lastWrittenBy: NOW - 60_000 };
+    await recordAccess(db, correction.uuid, {
+      ...access,
       requestId: "req_qr",
-      lastWrittenBy: NOW - 60_000,
+      via: "qr",
+    });
+    await recordAccess(db, correction.uuid, {
+      ...access,
+      requestId: "req_gate",
+      via: "efti_gate",
+      datasetId: "plan-dataset",
+      gate: "plan-gate",
+    });
+  },
+  recordEftiRead: (db) =>
+    recordEftiRead(db, {
+      documentUuid: original.uuid,
+      type: "efti_exported",
+      datasetId: null,
+      gate: null,
+      credentialId: by.credentialId,
+      requestId: "req_export",
+      occurredAt: NOW,
     }),
+  eftiReadsOfDocument: (db) => eftiReadsOfDocument(db, original.uuid),
   markDeleted: (db) =>
     markDeleted(
       db,
@@ -400,6 +426,20 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     insertAuditEventIf(
       db,
       { ...by, documentUuid: original.uuid, type: "retried", occurredAt: NOW },
+      sql`${documents.deletedAt} IS NULL`,
+    ),
+  insertEftiReadIf: async (db) =>
+    insertEftiReadIf(
+      db,
+      {
+        documentUuid: original.uuid,
+        type: "efti_gate_read",
+        datasetId: "plan-dataset",
+        gate: "plan-gate",
+        credentialId: null,
+        requestId: "req_plan",
+        occurredAt: NOW,
+      },
       sql`${documents.deletedAt} IS NULL`,
     ),
   insertPendingDeletionMarkIf: async (db) =>
@@ -439,6 +479,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       documentCreatedAt: null,
       transportDate: null,
       firstAccess: null,
+      accessedVia: null,
       endpointId: "we_plan",
       datasetId: null,
       shipment: null,

@@ -30,7 +30,12 @@ export const getGateConsignmentOperation = defineOperation<
     );
     c.set("subsetsServed", subsets);
     return c.body(
-      await gateConsignmentXml(c.var.services, params.datasetId, subsets),
+      await gateConsignmentXml(
+        c.var.services,
+        params.datasetId,
+        subsets,
+        c.var.gate,
+      ),
       200,
       { "Content-Type": "application/xml; charset=utf-8" },
     );
