@@ -66,7 +66,9 @@ async function expectedXml(document: DocumentResultBody, id: string) {
   const consignment = await consignmentWithId(
     {
       uuid: document.uuid,
+      createdAt: Date.parse(document.created_at),
       rectifiesUuid: document.rectifies_uuid,
+      rectifiedByUuid: null,
       data: document.data as DocumentData,
     },
     id,
@@ -121,8 +123,12 @@ describe("GET /api/v1/documents/{uuid}/efti and its consignments", () => {
     expect(xml).toMatch(
       /^<\?xml version="1.0" encoding="UTF-8"\?>\n<consignment xmlns="http:\/\/efti.eu\/v1\/consignment\/common">/,
     );
-    expect(textsOf(xml, "id", "consignor")).toEqual(["ESB12345674"]);
+    // A NIF with its country as scheme; an id written as a VAT number as it is.
+    expect(xml).toContain('<id schemeAgencyId="ES">B12345674</id>');
     expect(textsOf(xml, "id", "carrier")).toEqual(["RO123456"]);
+    expect(textsOf(xml, "information")).toContain(
+      `Issued at: ${document.created_at}`,
+    );
     expect(textsOf(xml, "carrierAcceptanceDateTime")).toEqual(["20261121"]);
     expect(textsOf(xml, "information")).toContain(
       `DeCA document: ${document.uuid}`,
