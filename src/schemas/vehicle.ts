@@ -69,7 +69,7 @@ const foreignRegistration = (
 });
 
 /** What the trailer is, when the request says (eFTI's transport equipment category, docs/efti.md). */
-export const TRAILER_KINDS = ["trailer", "semi_trailer"] as const;
+const TRAILER_KINDS = ["trailer", "semi_trailer"] as const;
 export type TrailerKind = (typeof TRAILER_KINDS)[number];
 
 /** Vehicle (docs/api.md, Vehicle): the tractor or lorry and, if any, its trailer. */
