@@ -238,7 +238,7 @@ describe("the gates' interface under npm start", () => {
     expect(answer.headers.get("Content-Type")).toMatch(/^application\/xml/);
     const xml = await answer.text();
     expect(await schemaErrors("consignment-common", [xml])).toEqual([]);
-    expect(xml).toContain("<id>ESB12345674</id>");
+    expect(xml).toContain('<id schemeAgencyId="ES">B12345674</id>');
 
     const customer = await api(`/efti/v0/consignments/${id}?subsetId=ES01`);
     expect(customer.status).toBe(401);

@@ -51,13 +51,22 @@ export async function identifiersOf(
   uuid: string,
 ): Promise<Map<string, string>> {
   const row = await shardOf(uuid)
-    .prepare("SELECT data, rectifies_uuid FROM documents WHERE uuid = ?")
+    .prepare(
+      "SELECT data, created_at, rectifies_uuid, rectified_by_uuid FROM documents WHERE uuid = ?",
+    )
     .bind(uuid)
-    .first<{ data: string; rectifies_uuid: string | null }>();
+    .first<{
+      data: string;
+      created_at: number;
+      rectifies_uuid: string | null;
+      rectified_by_uuid: string | null;
+    }>();
   if (!row) throw new Error(`no document ${uuid}`);
   const consignments = await consignmentsOf({
     uuid,
+    createdAt: row.created_at,
     rectifiesUuid: row.rectifies_uuid,
+    rectifiedByUuid: row.rectified_by_uuid,
     data: JSON.parse(row.data) as DocumentData,
   });
   return new Map(

@@ -78,11 +78,7 @@ export async function eftiConsignmentXml(
 ): Promise<string> {
   const row = await readableDocument(services, credential, address);
   const consignment = await consignmentWithId(
-    {
-      uuid: row.uuid,
-      rectifiesUuid: row.rectifiesUuid,
-      data: await documentData(services, row),
-    },
+    { ...row, data: await documentData(services, row) },
     datasetId,
   );
   if (!consignment) throw notFound();

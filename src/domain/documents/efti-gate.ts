@@ -100,11 +100,7 @@ async function gateConsignment(
 ): Promise<{ row: DocumentRow; consignment: Consignment }> {
   const { row } = await gateDocument(services, id);
   const consignment = await consignmentWithId(
-    {
-      uuid: row.uuid,
-      rectifiesUuid: row.rectifiesUuid,
-      data: await documentData(services, row),
-    },
+    { ...row, data: await documentData(services, row) },
     id,
   );
   // A shipment number beyond the document's shipments.

@@ -58,8 +58,7 @@ async function identifierBodies(
   const row = await findDocument(services, uuid);
   if (!row || row.deletedAt !== null) return new Map();
   const consignments = await consignmentsOf({
-    uuid: row.uuid,
-    rectifiesUuid: row.rectifiesUuid,
+    ...row,
     data: await documentData(services, row),
   });
   return new Map(

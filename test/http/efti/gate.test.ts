@@ -90,16 +90,22 @@ async function setup(bindings: Env = env) {
   };
 }
 
-/** What the gate should be answered: the export of `id` reduced to `subsets`. */
+/**
+ * What the gate should be answered: the export of `id` reduced to `subsets`
+ * (of a version that `rectifiedByUuid` corrected, when given).
+ */
 async function expectedXml(
   document: DocumentResultBody,
   id: string,
   subsets: SubsetId[],
+  rectifiedByUuid: string | null = null,
 ): Promise<string> {
   const consignment = await consignmentWithId(
     {
       uuid: document.uuid,
+      createdAt: Date.parse(document.created_at),
       rectifiesUuid: document.rectifies_uuid,
+      rectifiedByUuid,
       data: document.data as DocumentData,
     },
     id,
@@ -256,6 +262,44 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
     for (const other of [unknown, "not-a-dataset-id", id.slice(0, 35)]) {
       expect(await errorCode(await gate.get(other), 404)).toBe("NOT_FOUND");
     }
+  });
+
+  it("serves a corrected original naming the correcting document and when it was corrected, in ES01 and full", async () => {
+    const { clock, api, gate, document, id } = await setup();
+    clock.advance(HOUR);
+    const body = minimalRequest();
+    body.vehicle.registration = "9876KLM";
+    const rectified = await api.rectify(document.uuid, body);
+    expect(rectified.status).toBe(200);
+    const correction = (await rectified.json()) as DocumentResultBody;
+    const named = `Rectified by DeCA document: ${correction.uuid}, at ${correction.created_at}`;
+    expect(correction.created_at).toBe(new Date(NOW + HOUR).toISOString());
+    for (const [query, subsets] of [
+      ["?subsetId=ES01", ["ES01"]],
+      ["?subsetId=full", ["ES01", "identifier"]],
+    ] as const) {
+      const xml = await xmlIn(await gate.get(id, query));
+      // The original still carries its own plate, and says it was replaced.
+      expect(xml).toContain("<id>5678DFG</id>");
+      expect(xml).toContain(`<information>${named}</information>`);
+      expect(xml).toContain(
+        `<information>Issued at: ${document.created_at}</information>`,
+      );
+      expect(xml).toBe(
+        await expectedXml(document, id, [...subsets], correction.uuid),
+      );
+    }
+    // The correction names the original, and is issued at the correction's time.
+    const corrected = await xmlIn(
+      await gate.get(await datasetId(correction.uuid, 1)),
+    );
+    expect(corrected).toContain("<id>9876KLM</id>");
+    expect(corrected).toContain(
+      `<information>Rectifies DeCA document: ${document.uuid}</information>`,
+    );
+    expect(corrected).toContain(
+      `<information>Issued at: ${correction.created_at}</information>`,
+    );
   });
 
   it("never serves a test key's document: its dataset id answers and is audited as an unknown one", async () => {
