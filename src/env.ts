@@ -15,6 +15,17 @@ export interface AppDependencies {
   sendToGate?: SendToGate;
 }
 
+declare global {
+  interface Env {
+    /**
+     * The client certificate the registrations present to the eFTI gate: an
+     * mtls_certificates binding, production's only when configured
+     * (wrangler.toml, docs/efti.md "Registration with the gate").
+     */
+    EFTI_GATE_CLIENT_CERTIFICATE?: Fetcher;
+  }
+}
+
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
  * on (not the API Worker's rebalance, support secret or keyrings of

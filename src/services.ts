@@ -20,6 +20,20 @@ export type SharedServices = Omit<
 >;
 
 /**
+ * What sends the registrations: the client certificate's binding when it is
+ * bound (the TLS connection then presents it to the gate), otherwise the
+ * dependency given (tests record) or the global `fetch`.
+ */
+const gateSender = (
+  env: Env,
+  dependencies: AppDependencies,
+): Services["sendToGate"] => {
+  const clientCertificate = env.EFTI_GATE_CLIENT_CERTIFICATE;
+  if (clientCertificate) return (request) => clientCertificate.fetch(request);
+  return dependencies.sendToGate ?? ((request) => fetch(request));
+};
+
+/**
  * The one place the services are built, from the bindings, the configuration
  * (checked on first use: a malformed value throws a ConfigError) and the
  * dependencies passed in.
@@ -60,7 +74,7 @@ export function createServices(
     sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
     webhookPosts: slots(CONCURRENT_POSTS),
     eftiGate: config.eftiGate,
-    sendToGate: dependencies.sendToGate ?? ((request) => fetch(request)),
+    sendToGate: gateSender(env, dependencies),
     demo: config.demo,
   };
 }

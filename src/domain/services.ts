@@ -34,8 +34,10 @@ export type SendToGate = (request: Request) => Promise<Response>;
 export interface EftiGate {
   /** Without a trailing slash: PUT {url}/v0/consignments/{datasetId}. */
   url: string;
-  /** Sent as `Authorization: Bearer …`; null: no header (outside production only). */
+  /** Sent as `Authorization: Bearer …`; null: no such header. */
   credential: string | null;
+  /** Sent as they are (EFTI_GATE_HEADERS), such as the reference gate's pre-authenticated user. */
+  headers: Readonly<Record<string, string>>;
 }
 
 /**

@@ -12,14 +12,20 @@ import type { Received } from "./webhooks";
 export const GATE_URL = "http://127.0.0.1:9/gate";
 export const GATE_CREDENTIAL = "test-gate-credential";
 
-/** `bindings` with the eFTI gate configured. */
-export const gated = (bindings: Env = env): Env =>
-  // The credential is a secret not every deployment has: not in Env's type.
-  ({
-    ...bindings,
-    EFTI_GATE_URL: GATE_URL,
+/**
+ * `bindings` with the eFTI gate configured; its outbound authentication the
+ * Bearer credential unless `authentication` gives others (EFTI_GATE_HEADERS,
+ * EFTI_GATE_CLIENT_CERTIFICATE).
+ */
+export const gated = (
+  bindings: Env = env,
+  authentication: Record<string, unknown> = {
     EFTI_GATE_CREDENTIAL: GATE_CREDENTIAL,
-  }) as Env;
+  },
+): Env =>
+  // The credential and the headers are secrets not every deployment has:
+  // not in Env's type.
+  ({ ...bindings, EFTI_GATE_URL: GATE_URL, ...authentication }) as Env;
 
 export interface RegistrationRow {
   id: string;

@@ -66,16 +66,27 @@ async function identifierBodies(
   );
 }
 
+/**
+ * How this service authenticates to the gate: the configured headers (the
+ * reference gate reads a platform's identity from headers its reverse proxy
+ * sets), and the Bearer credential when there is one. A client certificate,
+ * when bound, is the sender's (services.ts), not a header.
+ */
+const gateAuthentication = (gate: EftiGate): Record<string, string> => ({
+  ...gate.headers,
+  ...(gate.credential === null
+    ? {}
+    : { authorization: `Bearer ${gate.credential}` }),
+});
+
 /** The PUT of one dataset's identifier document to the gate. */
 const gateRequest = (gate: EftiGate, datasetId: string, body: string) =>
   new Request(`${gate.url}/v0/consignments/${encodeURIComponent(datasetId)}`, {
     method: "PUT",
     headers: {
-      "content-type": "application/xml",
       "user-agent": USER_AGENT,
-      ...(gate.credential === null
-        ? {}
-        : { authorization: `Bearer ${gate.credential}` }),
+      ...gateAuthentication(gate),
+      "content-type": "application/xml",
     },
     body,
     redirect: "manual",
