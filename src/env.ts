@@ -29,11 +29,18 @@ declare global {
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
  * on (not the API Worker's rebalance, support secret or keyrings of
- * webhooks and gates), the pages' assets, and the API Worker itself.
+ * webhooks and gates, nor the eFTI gate's credentials), the pages' assets,
+ * and the API Worker itself.
  */
 export type EdgeEnv = Omit<
   Env,
-  "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING" | "GATE_KEYRING"
+  | "REBALANCE"
+  | "SUPPORT_KEYRING"
+  | "WEBHOOK_KEYRING"
+  | "GATE_KEYRING"
+  | "EFTI_GATE_CREDENTIAL"
+  | "EFTI_GATE_HEADERS"
+  | "EFTI_GATE_CLIENT_CERTIFICATE"
 > & {
   ASSETS: Fetcher;
   API: Fetcher;
