@@ -318,7 +318,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { ...correction, rectifiesUuid: original.uuid },
       by,
       undefined,
-      PLAN_DATASETS,
+      { version: PLAN_DATASETS, original: PLAN_DATASETS },
     ),
   async reserveForCorrection(db) {
     await reserveForCorrection(db, correctionReservation);

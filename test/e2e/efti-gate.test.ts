@@ -163,6 +163,9 @@ describe("identifiers registered with a stub gate on loopback", () => {
     const correction = ((await corrected.json()) as { uuid: string }).uuid;
     const [put] = await registered(await datasetIds(correction));
     expect(put?.body).toContain("<id>9999ZZZ</id>");
+    // The corrected original withdrawn: nothing identifies it any more.
+    const [replaced] = await registered(await datasetIds(original), 2);
+    expect(replaced?.body).not.toContain("<id>");
 
     const other = await issue(minimalRequest());
     const ids = await datasetIds(other);

@@ -47,8 +47,8 @@ interface Unsent {
 
 /**
  * The identifier document of each of the document's datasets, as it now
- * is: a live version's (rectified ones included, whose QR links still
- * serve them) from its consignment; a deleted one's, or one not found,
+ * is: a current version's from its consignment; a rectified one's (its
+ * correction registered in its stead), a deleted one's, or one not found,
  * withdrawn. By dataset id; a dataset absent from the map is withdrawn.
  */
 async function identifierBodies(
@@ -56,7 +56,8 @@ async function identifierBodies(
   uuid: string,
 ): Promise<Map<string, string>> {
   const row = await findDocument(services, uuid);
-  if (!row || row.deletedAt !== null) return new Map();
+  if (!row || row.deletedAt !== null || row.rectifiedByUuid !== null)
+    return new Map();
   const consignments = await consignmentsOf({
     uuid: row.uuid,
     rectifiesUuid: row.rectifiesUuid,
