@@ -51,8 +51,11 @@ import {
 } from "../../src/db/efti-gate-calls";
 import {
   findStaleUnsentDocuments,
-  findUnsentRegistrations,
+  listRegistrations,
   markRegistrationsSent,
+  recordFailedAttempt,
+  takeDueRegistrations,
+  unparkRegistrations,
 } from "../../src/db/efti-registrations";
 import {
   findEventDeliveries,
@@ -620,14 +623,21 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { table: "webhook_deliveries", column: "event_id", values: ["evt_none"] },
       { table: "webhook_attempts", column: "event_id", values: ["evt_none"] },
     ]),
-  findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
+  takeDueRegistrations: (db) =>
+    takeDueRegistrations(db, [original.uuid], NOW, NOW + 1),
   findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
-  markRegistrationsSent: async (db) =>
-    markRegistrationsSent(
-      db,
-      (await findUnsentRegistrations(db, [original.uuid])).map((row) => row.id),
-      NOW,
-    ),
+  markRegistrationsSent: (db) => markRegistrationsSent(db, ["reg_plan"], NOW),
+  recordFailedAttempt: (db) =>
+    recordFailedAttempt(db, ["reg_plan"], { status: 400, at: NOW, next: null }),
+  listRegistrations: async (db) => {
+    await listRegistrations(db, { state: "parked", limit: 50 });
+    await listRegistrations(db, {
+      state: "unsent",
+      datasetId: "none",
+      limit: 50,
+    });
+  },
+  unparkRegistrations: (db) => unparkRegistrations(db, { limit: 100 }),
   findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
   findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
   async relayToHome(db) {

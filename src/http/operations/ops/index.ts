@@ -6,7 +6,9 @@ import { listGateCallsOperation } from "./list-gate-calls";
 import { listKeyWebhookEndpointsOperation } from "./list-key-webhook-endpoints";
 import { listKeysOperation } from "./list-keys";
 import { listOpsCallsOperation } from "./list-ops-calls";
+import { listRegistrationsOperation } from "./list-registrations";
 import { rebalanceProgressOperation } from "./rebalance-progress";
+import { retryRegistrationsOperation } from "./retry-registrations";
 import { revokeKeyOperation } from "./revoke-key";
 import { setOrganizationLocaleOperation } from "./set-organization-locale";
 import { startRebalanceOperation } from "./start-rebalance";
@@ -28,6 +30,8 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   upgradeShardsOperation,
   listOpsCallsOperation,
   listGateCallsOperation,
+  listRegistrationsOperation,
+  retryRegistrationsOperation,
   startRebalanceOperation,
   rebalanceProgressOperation,
 ];
