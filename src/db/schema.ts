@@ -535,6 +535,7 @@ export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 // document writes one row per dataset of the version, in the document's
 // shard; the events queue's consumer PUTs each dataset's identifier
 // document, built from the document as it then is, and marks the row sent.
+// Kept as long as the document's row.
 export const eftiRegistrations = sqliteTable(
   "efti_registrations",
   {
@@ -544,6 +545,16 @@ export const eftiRegistrations = sqliteTable(
     createdAt: integer("created_at").notNull(),
     // When the gate answered 2xx; null until then.
     sentAt: integer("sent_at"),
+    // PUTs tried since it was written (or last sent again by the operations API).
+    attempts: integer("attempts").notNull().default(0),
+    // Not tried again before then: one chain of attempts a row, whoever
+    // sends it (its message or the cron). Null: due since created_at.
+    nextAttemptAt: integer("next_attempt_at"),
+    // The gate's status to the last failed PUT; null when no answer came.
+    lastStatus: integer("last_status"),
+    // When the gate refused it for good (a 4xx): never tried again until
+    // the operations API sends it again.
+    parkedAt: integer("parked_at"),
   },
   (t) => [
     index("efti_registrations_unsent_idx")
@@ -555,6 +566,9 @@ export const eftiRegistrations = sqliteTable(
     index("efti_registrations_sent_idx")
       .on(t.sentAt)
       .where(sql`${t.sentAt} IS NOT NULL`),
+    index("efti_registrations_parked_idx")
+      .on(t.parkedAt)
+      .where(sql`${t.parkedAt} IS NOT NULL`),
   ],
 );
 

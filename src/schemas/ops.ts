@@ -257,3 +257,61 @@ export const gateCallChainPageSchema = z.strictObject({
 export type GateCallChainPage = z.output<typeof gateCallChainPageSchema>;
 
 export type GateCallList = z.output<typeof gateCallListSchema>;
+
+export const REGISTRATION_STATES = ["parked", "unsent"] as const;
+
+export const registrationListQuerySchema = z.object({
+  state: singleValued(
+    z.enum(REGISTRATION_STATES).meta({
+      description:
+        "`parked`: refused by the gate for good (a 4xx other than 408, 425 and 429), never tried again until sent again by `POST /ops/v1/efti/registrations/retry`. `unsent`: waiting for their next attempt.",
+    }),
+  ),
+  limit: limitParameter(50),
+  dataset_id: singleValued(
+    z.string().min(1).max(64).optional().meta({
+      description: "Only this dataset's registrations.",
+    }),
+  ),
+});
+
+export const registrationListSchema = z.strictObject({
+  data: z.array(
+    z.strictObject({
+      id: z.string(),
+      dataset_id: z.string(),
+      document_uuid: z.string(),
+      created_at: z.string().meta({
+        description: "When the fact that registers it committed.",
+      }),
+      attempts: z.int().meta({
+        description:
+          "PUTs tried since it was written or last sent again by the operations API.",
+      }),
+      last_status: z.int().nullable().meta({
+        description:
+          "The gate's status to the last failed PUT; null when none answered.",
+      }),
+      next_attempt_at: z.string().nullable().meta({
+        description:
+          "Not tried before then; null: due (or parked). The cron takes a row a minute past it.",
+      }),
+      parked_at: z.string().nullable(),
+    }),
+  ),
+  has_more: z.boolean(),
+});
+
+export type RegistrationList = z.output<typeof registrationListSchema>;
+
+export const registrationRetryRequestSchema = z.strictObject({
+  /** Only this dataset's parked registrations; absent: any. */
+  dataset_id: z.string().min(1).max(64).optional(),
+});
+
+export const registrationRetrySchema = z.strictObject({
+  retried: z.int().meta({
+    description:
+      "How many parked registrations are sent again; call again until it is 0.",
+  }),
+});

@@ -61,8 +61,11 @@ import {
 } from "../../src/db/efti-reads";
 import {
   findStaleUnsentDocuments,
-  findUnsentRegistrations,
+  listRegistrations,
   markRegistrationsSent,
+  recordFailedAttempt,
+  takeDueRegistrations,
+  unparkRegistrations,
 } from "../../src/db/efti-registrations";
 import {
   findEventDeliveries,
@@ -328,7 +331,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { ...correction, rectifiesUuid: original.uuid },
       by,
       undefined,
-      PLAN_DATASETS,
+      { version: PLAN_DATASETS, original: PLAN_DATASETS },
     ),
   async reserveForCorrection(db) {
     await reserveForCorrection(db, correctionReservation);
@@ -680,14 +683,21 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { table: "webhook_deliveries", column: "event_id", values: ["evt_none"] },
       { table: "webhook_attempts", column: "event_id", values: ["evt_none"] },
     ]),
-  findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
+  takeDueRegistrations: (db) =>
+    takeDueRegistrations(db, [original.uuid], NOW, NOW + 1),
   findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
-  markRegistrationsSent: async (db) =>
-    markRegistrationsSent(
-      db,
-      (await findUnsentRegistrations(db, [original.uuid])).map((row) => row.id),
-      NOW,
-    ),
+  markRegistrationsSent: (db) => markRegistrationsSent(db, ["reg_plan"], NOW),
+  recordFailedAttempt: (db) =>
+    recordFailedAttempt(db, ["reg_plan"], { status: 400, at: NOW, next: null }),
+  listRegistrations: async (db) => {
+    await listRegistrations(db, { state: "parked", limit: 50 });
+    await listRegistrations(db, {
+      state: "unsent",
+      datasetId: "none",
+      limit: 50,
+    });
+  },
+  unparkRegistrations: (db) => unparkRegistrations(db, { limit: 100 }),
   findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
   findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
   async relayToHome(db) {

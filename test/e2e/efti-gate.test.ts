@@ -176,6 +176,10 @@ describe("identifiers registered with the reference gate", () => {
     expect(registered(correctedId)?.movements[0]?.usedTransportMeansId).toBe(
       "9999ZZZ",
     );
+    // The corrected original withdrawn: nothing identifies it any more.
+    const [originalId = ""] = await datasetIds(original);
+    await putsArrived([originalId], 2);
+    expect(registered(originalId)?.movements).toEqual([]);
 
     const other = await issue(minimalRequest());
     const [id = ""] = await datasetIds(other);

@@ -213,7 +213,7 @@ export async function startReferenceGate(
   return Object.assign(gate, {
     url: `http://127.0.0.1:${port}${PLATFORM_API}`,
     close: () =>
-      new Promise((resolve, reject) =>
+      new Promise<void>((resolve, reject) =>
         server.close((error) => (error ? reject(error) : resolve())),
       ),
   });

@@ -1,3 +1,4 @@
+import type { Element } from "@xmldom/xmldom";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LONGEST_DOCUMENT } from "../../fixtures/documents";
 import {

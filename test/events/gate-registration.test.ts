@@ -105,9 +105,10 @@ describe("with a gate configured", () => {
     expect(rows.every((row) => row.sent_at === NOW)).toBe(true);
   });
 
-  it("a correction registers the new version's datasets", async () => {
+  it("a correction registers the new version's datasets and withdraws its original's", async () => {
     const { world, api, datasetIds } = await setUp();
     const original = await api().issue(minimalRequest());
+    const [originalId] = await datasetIds(original.uuid);
     await world.consumeDue(gated());
     world.clock.advance(MINUTE);
     const response = await api().rectify(original.uuid, {
@@ -127,10 +128,18 @@ describe("with a gate configured", () => {
     expect(put?.body).toBe(
       (await identifiersOf(correction.uuid)).get(id ?? ""),
     );
-    // The original's registration was sent once, and nothing since.
+    // The original's dataset registered again in the correction's batch,
+    // withdrawn: a gate no longer finds the corrected version by its plate.
     expect(await registrationsOf(original.uuid)).toEqual([
-      expect.objectContaining({ sent_at: NOW }),
+      expect.objectContaining({ dataset_id: originalId, sent_at: NOW }),
+      expect.objectContaining({
+        dataset_id: originalId,
+        sent_at: NOW + MINUTE,
+      }),
     ]);
+    const originalPuts = putsFor(world.gate.received, [originalId as string]);
+    expect(originalPuts).toHaveLength(2);
+    expect(originalPuts[1]?.body).toBe(withdrawnIdentifierXml());
   });
 
   it("a deletion registers each dataset again, withdrawn: nothing identifies it", async () => {

@@ -33,6 +33,10 @@ export interface RegistrationRow {
   document_uuid: string;
   created_at: number;
   sent_at: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_status: number | null;
+  parked_at: number | null;
 }
 
 /** The registrations of a document, in every shard. */

@@ -123,6 +123,15 @@ async function consume(
       body,
     })),
   );
+  // The delay each retry asks for, which the test's result omits.
+  const delays = new Map<string, number | undefined>();
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message);
+    message.retry = (retryOptions) => {
+      delays.set(message.id, retryOptions?.delaySeconds);
+      retry(retryOptions);
+    };
+  }
   const context = createExecutionContext();
   await createQueueHandler({
     clock: options.clock,
@@ -130,7 +139,14 @@ async function consume(
     sendWebhook: options.sendWebhook,
     sendToGate: options.sendToGate,
   })(batch, options.bindings, context);
-  return getQueueResult(batch, context);
+  const result = await getQueueResult(batch, context);
+  return {
+    ...result,
+    retryMessages: result.retryMessages.map((retried) => ({
+      ...retried,
+      delaySeconds: delays.get(retried.msgId),
+    })),
+  };
 }
 
 /**
@@ -182,7 +198,7 @@ export function webhookWorld(
         const index = Number(retried.msgId.slice("message-".length));
         queue.waiting.push({
           body: (due[index] as QueuedMessage).body,
-          // The delay the handler asks for (the test's result omits it).
+          // The delay the handler asks for.
           visibleAt:
             clock.now() + (retried.delaySeconds ?? RETRY_DELAY_SECONDS) * 1000,
         });

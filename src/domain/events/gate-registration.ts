@@ -5,8 +5,9 @@
 // gate with the document's state.
 import type { Database } from "../../db/client";
 import {
-  findUnsentRegistrations,
   markRegistrationsSent,
+  recordFailedAttempt,
+  takeDueRegistrations,
 } from "../../db/efti-registrations";
 import type { EftiRegistrationRow } from "../../db/schema";
 import { logFailure } from "../../failure-log";
@@ -27,9 +28,10 @@ const USER_AGENT = "DeCA-eFTI/1";
 const AT_ONCE = 50;
 
 /**
- * When a message whose registrations failed comes back: 5 s, 10 s, 20 s, …
- * then every 5 minutes, until wrangler.toml's max_retries; the cron then
- * sends again what stays unsent (recover.ts).
+ * When a registration tried `attempts` times is due again: 5 s, 10 s, 20 s,
+ * … then every 5 minutes; its message comes back then, until wrangler.toml's
+ * max_retries; the cron then sends again what stays unsent once it is due
+ * (recover.ts).
  */
 export const registrationRetryDelaySeconds = (attempts: number): number =>
   Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
@@ -47,8 +49,8 @@ interface Unsent {
 
 /**
  * The identifier document of each of the document's datasets, as it now
- * is: a live version's (rectified ones included, whose QR links still
- * serve them) from its consignment; a deleted one's, or one not found,
+ * is: a current version's from its consignment; a rectified one's (its
+ * correction registered in its stead), a deleted one's, or one not found,
  * withdrawn. By dataset id; a dataset absent from the map is withdrawn.
  */
 async function identifierBodies(
@@ -56,7 +58,8 @@ async function identifierBodies(
   uuid: string,
 ): Promise<Map<string, string>> {
   const row = await findDocument(services, uuid);
-  if (!row || row.deletedAt !== null) return new Map();
+  if (!row || row.deletedAt !== null || row.rectifiedByUuid !== null)
+    return new Map();
   const consignments = await consignmentsOf({
     ...row,
     data: await documentData(services, row),
@@ -93,44 +96,80 @@ const gateRequest = (gate: EftiGate, datasetId: string, body: string) =>
     signal: AbortSignal.timeout(GATE_TIMEOUT_MS),
   });
 
-/** Why a PUT did not register: its status, or that no answer came. */
-async function sendFailure(
+/** What a PUT got: the gate's status, or why no answer came. */
+type GateAnswer =
+  | { status: number; failure?: undefined }
+  | { status: null; failure: "timeout" | "connection" };
+
+async function put(
   services: GateServices,
   gate: EftiGate,
   datasetId: string,
   body: string,
-): Promise<string | null> {
+): Promise<GateAnswer> {
   try {
     const response = await services.sendToGate(
       gateRequest(gate, datasetId, body),
     );
     await response.body?.cancel();
-    return response.status >= 200 && response.status < 300
-      ? null
-      : `status ${response.status}`;
+    return { status: response.status };
   } catch (error) {
-    return error instanceof Error && error.name === "TimeoutError"
-      ? "timeout"
-      : "connection";
+    return {
+      status: null,
+      failure:
+        error instanceof Error && error.name === "TimeoutError"
+          ? "timeout"
+          : "connection",
+    };
   }
 }
 
+// The 4xx a gate may answer to a request it would take later (a timeout, too
+// early, too many): tried again like a 5xx. Any other 4xx says the request
+// itself is refused, and it would be refused for ever: parked.
+const RETRIED_CLIENT_ERRORS: readonly number[] = [408, 425, 429];
+
+/** What becomes of the rows of a PUT so answered. */
+const outcomeOf = ({ status }: GateAnswer): "sent" | "parked" | "retried" =>
+  status === null
+    ? "retried"
+    : status >= 200 && status < 300
+      ? "sent"
+      : status >= 400 && status < 500 && !RETRIED_CLIENT_ERRORS.includes(status)
+        ? "parked"
+        : "retried";
+
 /**
- * What `{kind: "efti_registration"}` messages ask (a batch's, together):
- * these documents' unsent registrations, read where each document is (in
- * both its shards while a rebalance runs), each dataset's identifier
- * document built from its document as it is after that read and PUT to the
- * gate once (several unsent rows of one dataset, one PUT), and the rows
- * whose PUT was answered 2xx marked sent. Throws when any was not, once
- * the others are marked: the messages come back (and the cron after them).
- * Nothing while no gate is configured: the rows wait.
+ * How long a claimed row is not taken by another message: longer than an
+ * invocation's PUTs take (GATE_TIMEOUT_MS each), while its own failure then
+ * sets its next attempt's time.
  */
-export async function registerWithGate(
+const TAKEN_FOR_MS = 60_000;
+
+/** The registrations' failures of some datasets were not all parked: their messages come back when the first is due. */
+export class RegistrationsNotSent extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = "RegistrationsNotSent";
+  }
+}
+
+/** One dataset's PUT: its rows and what the gate answered. */
+interface Attempt {
+  registrations: Unsent[];
+  datasetId: string;
+  answer: GateAnswer;
+}
+
+/** Reads these documents' due registrations where each document is, taking each for this attempt. */
+async function takeDue(
   services: GateServices,
   documentUuids: readonly string[],
-): Promise<void> {
-  const gate = services.eftiGate;
-  if (gate === null) return;
+  now: number,
+): Promise<Unsent[]> {
   const sources = grouped(
     [...new Set(documentUuids)].flatMap((uuid) =>
       shardsHolding(services, toDocument(uuid)).map((source) => ({
@@ -140,72 +179,154 @@ export async function registerWithGate(
     ),
     ({ source }) => source,
   );
-  // The rows first: a fact committed after this read has its own row, which
-  // stays unsent for the next message; the bodies are read after them.
-  const unsent: Unsent[] = (
+  return (
     await Promise.all(
       [...sources].flatMap(([source, documents]) =>
         chunks(documents, AT_ONCE).map(async (run) =>
           (
-            await findUnsentRegistrations(
+            await takeDueRegistrations(
               source,
               run.map(({ uuid }) => uuid),
+              now,
+              now + TAKEN_FOR_MS,
             )
           ).map((row) => ({ source, row })),
         ),
       ),
     )
   ).flat();
-  if (unsent.length === 0) return;
-  const byDocument = grouped(unsent, ({ row }) => row.documentUuid);
-  const outcomes = await Promise.all(
-    [...byDocument].map(async ([uuid, rows]) => {
-      const bodies = await identifierBodies(services, uuid);
-      const byDataset = grouped(rows, ({ row }) => row.datasetId);
-      return Promise.all(
-        [...byDataset].map(async ([datasetId, registrations]) => ({
-          registrations,
-          failure: await sendFailure(
-            services,
-            gate,
-            datasetId,
-            bodies.get(datasetId) ?? withdrawnIdentifierXml(),
-          ),
-          datasetId,
-        })),
-      );
-    }),
-  );
-  const sent = outcomes.flat().filter(({ failure }) => failure === null);
-  const failed = outcomes.flat().filter(({ failure }) => failure !== null);
-  const now = services.clock.now();
-  await Promise.all(
-    [
-      ...grouped(
-        sent.flatMap(({ registrations }) => registrations),
-        ({ source }) => source,
-      ),
-    ].flatMap(([source, group]) =>
-      chunks(group, AT_ONCE).map((run) =>
-        markRegistrationsSent(
-          source,
-          run.map(({ row }) => row.id),
-          now,
-        ).catch((error: unknown) =>
-          // Registered all the same: sent again, the gate gets the same state.
-          logFailure({ event: "efti_registration_mark_failed" }, error),
+}
+
+/** Runs `write` on each shard's rows of `registrations`, by fifty; a failure is logged. */
+const eachShard = (
+  registrations: readonly Unsent[],
+  event: string,
+  write: (source: Database, ids: string[]) => Promise<unknown>,
+) =>
+  Promise.all(
+    [...grouped(registrations, ({ source }) => source)].flatMap(
+      ([source, group]) =>
+        chunks(group, AT_ONCE).map((run) =>
+          write(
+            source,
+            run.map(({ row }) => row.id),
+          ).catch((error: unknown) => logFailure({ event }, error)),
         ),
-      ),
     ),
   );
-  if (failed.length > 0) {
-    throw new Error(
-      `the eFTI gate did not register ${failed.length} of ${
-        failed.length + sent.length
-      } datasets (${failed
+
+/** The next attempt's delay of a dataset's rows just tried: by the most tries among them. */
+const retryDelaySeconds = (registrations: readonly Unsent[]): number =>
+  registrationRetryDelaySeconds(
+    Math.max(...registrations.map(({ row }) => row.attempts)),
+  );
+
+/**
+ * Records what the gate answered: rows sent marked; a failure's rows given
+ * their next attempt's time, or parked. A write that fails is logged: a row
+ * not marked is sent again (the gate gets the same state), one not given
+ * its time is due when its claim ends.
+ */
+async function recordAnswers(
+  attempts: readonly Attempt[],
+  now: number,
+): Promise<void> {
+  const sent = attempts.filter(({ answer }) => outcomeOf(answer) === "sent");
+  await Promise.all([
+    eachShard(
+      sent.flatMap(({ registrations }) => registrations),
+      "efti_registration_mark_failed",
+      (source, ids) => markRegistrationsSent(source, ids, now),
+    ),
+    ...attempts
+      .filter(({ answer }) => outcomeOf(answer) !== "sent")
+      .map(({ registrations, answer, datasetId }) => {
+        const parked = outcomeOf(answer) === "parked";
+        if (parked) {
+          console.log(
+            JSON.stringify({
+              event: "efti_registration_parked",
+              dataset_id: datasetId,
+              status: answer.status,
+            }),
+          );
+        }
+        return eachShard(
+          registrations,
+          "efti_registration_record_failed",
+          (source, ids) =>
+            recordFailedAttempt(source, ids, {
+              status: answer.status,
+              at: now,
+              next: parked
+                ? null
+                : now + retryDelaySeconds(registrations) * 1000,
+            }),
+        );
+      }),
+  ]);
+}
+
+/**
+ * What `{kind: "efti_registration"}` messages ask (a batch's, together):
+ * these documents' registrations due now, taken where each document is (in
+ * both its shards while a rebalance runs), each dataset's identifier
+ * document built from its document as it is after that read and PUT to the
+ * gate once (several rows of one dataset, one PUT), and what the gate
+ * answered recorded (sent, parked, or the next attempt's time). Throws
+ * RegistrationsNotSent when any is to be tried again, once the others are
+ * recorded: the messages come back when it is due (and the cron after
+ * them). Nothing while no gate is configured: the rows wait.
+ */
+export async function registerWithGate(
+  services: GateServices,
+  documentUuids: readonly string[],
+): Promise<void> {
+  const gate = services.eftiGate;
+  if (gate === null) return;
+  // The rows first: a fact committed after this read has its own row, which
+  // stays unsent for the next message; the bodies are read after them.
+  const unsent = await takeDue(services, documentUuids, services.clock.now());
+  if (unsent.length === 0) return;
+  const byDocument = grouped(unsent, ({ row }) => row.documentUuid);
+  const attempts: Attempt[] = (
+    await Promise.all(
+      [...byDocument].map(async ([uuid, rows]) => {
+        const bodies = await identifierBodies(services, uuid);
+        const byDataset = grouped(rows, ({ row }) => row.datasetId);
+        return Promise.all(
+          [...byDataset].map(async ([datasetId, registrations]) => ({
+            registrations,
+            datasetId,
+            answer: await put(
+              services,
+              gate,
+              datasetId,
+              bodies.get(datasetId) ?? withdrawnIdentifierXml(),
+            ),
+          })),
+        );
+      }),
+    )
+  ).flat();
+  await recordAnswers(attempts, services.clock.now());
+  const retried = attempts.filter(
+    ({ answer }) => outcomeOf(answer) === "retried",
+  );
+  if (retried.length > 0) {
+    throw new RegistrationsNotSent(
+      `the eFTI gate did not register ${retried.length} of ${
+        attempts.length
+      } datasets (${retried
         .slice(0, 3)
-        .map(({ datasetId, failure }) => `${datasetId}: ${failure}`)
+        .map(
+          ({ datasetId, answer }) =>
+            `${datasetId}: ${answer.failure ?? `status ${answer.status}`}`,
+        )
         .join(", ")})`,
+      Math.min(
+        ...retried.map(({ registrations }) => retryDelaySeconds(registrations)),
+      ),
     );
   }
 }

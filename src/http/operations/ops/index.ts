@@ -7,7 +7,9 @@ import { listGateCallsOperation } from "./list-gate-calls";
 import { listKeyWebhookEndpointsOperation } from "./list-key-webhook-endpoints";
 import { listKeysOperation } from "./list-keys";
 import { listOpsCallsOperation } from "./list-ops-calls";
+import { listRegistrationsOperation } from "./list-registrations";
 import { rebalanceProgressOperation } from "./rebalance-progress";
+import { retryRegistrationsOperation } from "./retry-registrations";
 import { revokeKeyOperation } from "./revoke-key";
 import { setOrganizationLocaleOperation } from "./set-organization-locale";
 import { startRebalanceOperation } from "./start-rebalance";
@@ -30,6 +32,8 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   listOpsCallsOperation,
   listGateCallsOperation,
   gateCallChainOperation,
+  listRegistrationsOperation,
+  retryRegistrationsOperation,
   startRebalanceOperation,
   rebalanceProgressOperation,
 ];
