@@ -1,11 +1,13 @@
 import { expect } from "vitest";
 import { FULL_DOCUMENT, ISSUE } from "../../fixtures/documents";
 import { CATALOGS, documentWording } from "../../src/pdf/i18n";
+import { markingOf } from "../../src/pdf/page-frame";
 import type { DocumentLocale } from "../../src/schemas/document-locale";
+import type { Environment } from "../../src/schemas/environment";
 import { squeezeSpaces } from "./pdf-tools";
 
 interface FrameOptions {
-  demo?: boolean;
+  environment?: Environment;
   /** A table's running heading, taken out too. */
   repeated?: readonly string[];
   /** The document's reference, which the header may cut with an ellipsis. */
@@ -18,22 +20,24 @@ export const escaped = (text: string): string =>
 
 /**
  * Checks that each page's text (whitespace squeezed) has the frame every
- * page repeats, a demo's marks included, and returns each page's text
+ * page repeats, a test or demo document's marks included, and returns each page's text
  * without it, and without `repeated`.
  */
 export function pageContents(
   pages: readonly string[],
   locale: DocumentLocale,
   {
-    demo = false,
+    environment = "live",
     repeated = [],
     reference = FULL_DOCUMENT.reference,
   }: FrameOptions = {},
 ): string[] {
-  const { own, printed } = documentWording(locale);
+  const wording = documentWording(locale);
+  const { own, printed } = wording;
+  const marking = markingOf(environment, wording);
   return pages.map((text, index) => {
     const frame = [
-      ...(demo ? ["DEMO", own.notValid] : []),
+      ...(marking ? [marking.word, marking.notValid] : []),
       own.title,
       CATALOGS.es.title,
       `${printed.page} ${index + 1}/${pages.length}`,
