@@ -83,35 +83,35 @@ export interface PageFrame {
   reference: string | null;
   qrUrl: string;
   marking: Marking | null;
-  /** The document identifier and the reference, under the titles. */
+  /** The document identifier, under the titles. */
   identity: Line[];
+  /** The reference, under the identifier on pages 2 and after. */
+  headerReference: Line[];
   /** The legal basis, which closes every page. */
   footer: Line[];
 }
 
 export function pageFrame(
-  frame: Omit<PageFrame, "footer" | "identity">,
+  frame: Omit<PageFrame, "footer" | "identity" | "headerReference">,
 ): PageFrame {
   const { printed } = frame.wording;
   const { small } = frame.styles;
   return {
     ...frame,
-    // Two lines at most for the identifier, one for the reference (page 1
-    // prints it whole): the header's height is the same on every page.
-    identity: [
-      ...clippedLines(
-        `${printed.documentId}: ${frame.uuid}`,
-        small,
-        TEXT_WIDTH,
-        2,
-      ),
-      ...clippedLines(
-        `${printed.reference}: ${frame.reference ?? NOT_GIVEN}`,
-        small,
-        TEXT_WIDTH,
-        1,
-      ),
-    ],
+    // Two lines at most for the identifier, one for the reference: the
+    // header's height is the same on every page.
+    identity: clippedLines(
+      `${printed.documentId}: ${frame.uuid}`,
+      small,
+      TEXT_WIDTH,
+      2,
+    ),
+    headerReference: clippedLines(
+      `${printed.reference}: ${frame.reference ?? NOT_GIVEN}`,
+      small,
+      TEXT_WIDTH,
+      1,
+    ),
     footer: wrappedLines(printed.legalBasis, small, CONTENT_WIDTH),
   };
 }
@@ -127,9 +127,10 @@ export const contentArea = (frame: PageFrame): ContentArea => ({
 
 /**
  * Header (logo, title with the Spanish title under it, the marking's "not
- * valid", uuid, reference, page number with the marking's word under it and,
- * after page 1, the QR code), footer (legal basis) and the marking's word
- * across the page, which goes first so that the content prints over it.
+ * valid", uuid, page number with the marking's word under it and, after
+ * page 1, the reference and the QR code), footer (legal basis) and the
+ * marking's word across the page, which goes first so that the content
+ * prints over it.
  */
 export function drawPageFrame(
   canvas: PageCanvas,
@@ -168,7 +169,12 @@ export function drawPageFrame(
       top,
     );
   }
-  drawLines(canvas, frame.identity, { x: textLeft, width: TEXT_WIDTH }, bottom);
+  // Page 1 prints the reference once, whole, under the key facts.
+  const identity =
+    pageNumber === 1
+      ? frame.identity
+      : [...frame.identity, ...frame.headerReference];
+  drawLines(canvas, identity, { x: textLeft, width: TEXT_WIDTH }, bottom);
 
   const pageLabel = `${printed.page} ${pageNumber}/${pageCount}`;
   canvas.text(

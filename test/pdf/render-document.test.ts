@@ -171,11 +171,11 @@ describe("the languages of a document", () => {
     );
     expect(english).toContain("Weight / Peso 12.345,679 kg");
     expect(english).toContain("Trailer / Remolque R1234BCD (ES)");
-    // The header: the title over the Spanish title, then the identifier and
-    // the reference; the page number, to the right, comes after them in
-    // MuPDF's reading order.
+    // Page 1's header: the title over the Spanish title, then the
+    // identifier; the page number, to the right, comes after them in MuPDF's
+    // reading order.
     expect(english).toContain(
-      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Reference / Referencia: PED-2026-0042 Page / Página 1/1`,
+      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Page / Página 1/1`,
     );
     expect(english).toContain(
       "21/11/2026 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",
@@ -310,6 +310,25 @@ describe("a control document", () => {
     for (const environment of ENVIRONMENTS) {
       const pdf = await renderDocumentPdf(input({ environment }));
       expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+    }
+  });
+
+  it("prints the reference once on page 1, whole under the key facts, and in the header of every later page, in every locale", async () => {
+    const { reference } = LONG_DOCUMENT;
+    for (const locale of DOCUMENT_LOCALES) {
+      const pdf = await renderDocumentPdf(
+        input({ data: LONG_DOCUMENT, locale }),
+      );
+      const [first = "", ...later] = (await pageTexts(pdf.bytes)).map(
+        squeezeSpaces,
+      );
+      const { printed } = documentWording(locale);
+      expect(first.split(CATALOGS.es.reference), locale).toHaveLength(2);
+      expect(first, locale).toContain(`${printed.reference} ${reference}`);
+      expect(later.length).toBeGreaterThan(0);
+      for (const text of later) {
+        expect(text, locale).toContain(`${printed.reference}: ${reference}`);
+      }
     }
   });
 
