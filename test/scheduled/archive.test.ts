@@ -240,7 +240,7 @@ describe("the archiver", () => {
           rectifies: { uuid: original.uuid, data: previous },
           qrUrl: correction.url,
           locale,
-          demo: false,
+          environment: "test",
         })
       ).bytes;
     expect(stored).toEqual(await rendered(original.data as DocumentData));

@@ -119,7 +119,7 @@ export async function renderNewVersion(
       qrKeyVersion: services.qrKeyring.current,
     }),
     locale: credential.documentLocale,
-    demo: credential.environment === "demo",
+    environment: credential.environment,
     fallbackFonts: await fallbackFontsFor(services.fonts, data),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
