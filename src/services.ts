@@ -2,6 +2,7 @@ import { ConfigError, configOf } from "./config";
 import { openShards } from "./db/client";
 import { CONCURRENT_POSTS } from "./domain/events/deliver";
 import { slots } from "./domain/events/slots";
+import { Subrequests } from "./domain/free-plan";
 import type { Background, Services } from "./domain/services";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
@@ -75,6 +76,7 @@ export function createServices(
     webhookPosts: slots(CONCURRENT_POSTS),
     eftiGate: config.eftiGate,
     sendToGate: gateSender(env, dependencies),
+    subrequests: new Subrequests(),
     demo: config.demo,
   };
 }

@@ -10,6 +10,7 @@ import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
 import type { Slots } from "./events/slots";
+import type { Subrequests } from "./free-plan";
 import type { RateLimits } from "./rate-limits";
 import type { WebhookSettings } from "./webhooks/webhook-settings";
 
@@ -74,6 +75,8 @@ export interface Services {
   /** EFTI_GATE_URL and its credential; null (the default): nothing is registered. */
   eftiGate: EftiGate | null;
   sendToGate: SendToGate;
+  /** What the invocation may still send to the internet: webhook POSTs and gate PUTs together. */
+  subrequests: Subrequests;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

@@ -38,7 +38,13 @@ export const registrationRetryDelaySeconds = (attempts: number): number =>
 
 export type GateServices = Pick<
   Services,
-  "shards" | "shardsBefore" | "clock" | "archives" | "eftiGate" | "sendToGate"
+  | "shards"
+  | "shardsBefore"
+  | "clock"
+  | "archives"
+  | "eftiGate"
+  | "sendToGate"
+  | "subrequests"
 >;
 
 /** An unsent registration, and the shard it was read from. */
@@ -272,11 +278,12 @@ async function recordAnswers(
  * these documents' registrations due now, taken where each document is (in
  * both its shards while a rebalance runs), each dataset's identifier
  * document built from its document as it is after that read and PUT to the
- * gate once (several rows of one dataset, one PUT), and what the gate
- * answered recorded (sent, parked, or the next attempt's time). Throws
- * RegistrationsNotSent when any is to be tried again, once the others are
- * recorded: the messages come back when it is due (and the cron after
- * them). Nothing while no gate is configured: the rows wait.
+ * gate once (several rows of one dataset, one PUT), as many datasets as the
+ * invocation's subrequests allow, and what the gate answered recorded (sent,
+ * parked, or the next attempt's time). Throws RegistrationsNotSent when any
+ * is to be tried again or was left for another invocation, once the others
+ * are recorded: the messages come back when it is due, or when the claim of
+ * those left ends (and the cron after them). Nothing while no gate is configured: the rows wait.
  */
 export async function registerWithGate(
   services: GateServices,
@@ -288,14 +295,21 @@ export async function registerWithGate(
   // stays unsent for the next message; the bodies are read after them.
   const unsent = await takeDue(services, documentUuids, services.clock.now());
   if (unsent.length === 0) return;
-  const byDocument = grouped(unsent, ({ row }) => row.documentUuid);
+  const datasets = [...grouped(unsent, ({ row }) => row.documentUuid)].flatMap(
+    ([uuid, rows]) =>
+      [...grouped(rows, ({ row }) => row.datasetId)].map(
+        ([datasetId, registrations]) => ({ uuid, datasetId, registrations }),
+      ),
+  );
+  // One PUT a dataset, as many as the invocation's subrequests allow.
+  const taken = datasets.slice(0, services.subrequests.take(datasets.length));
+  const waiting = datasets.length - taken.length;
   const attempts: Attempt[] = (
     await Promise.all(
-      [...byDocument].map(async ([uuid, rows]) => {
+      [...grouped(taken, ({ uuid }) => uuid)].map(async ([uuid, group]) => {
         const bodies = await identifierBodies(services, uuid);
-        const byDataset = grouped(rows, ({ row }) => row.datasetId);
         return Promise.all(
-          [...byDataset].map(async ([datasetId, registrations]) => ({
+          group.map(async ({ datasetId, registrations }) => ({
             registrations,
             datasetId,
             answer: await put(
@@ -313,7 +327,7 @@ export async function registerWithGate(
   const retried = attempts.filter(
     ({ answer }) => outcomeOf(answer) === "retried",
   );
-  if (retried.length > 0) {
+  if (retried.length > 0 || waiting > 0) {
     throw new RegistrationsNotSent(
       `the eFTI gate did not register ${retried.length} of ${
         attempts.length
@@ -323,10 +337,15 @@ export async function registerWithGate(
           ({ datasetId, answer }) =>
             `${datasetId}: ${answer.failure ?? `status ${answer.status}`}`,
         )
-        .join(", ")})`,
-      Math.min(
-        ...retried.map(({ registrations }) => retryDelaySeconds(registrations)),
-      ),
+        .join(", ")}); ${waiting} more wait for another invocation`,
+      // Those not sent are claimed by this attempt until its claim ends.
+      waiting > 0
+        ? TAKEN_FOR_MS / 1000
+        : Math.min(
+            ...retried.map(({ registrations }) =>
+              retryDelaySeconds(registrations),
+            ),
+          ),
     );
   }
 }
