@@ -3,6 +3,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
 import { PERFORMANCE_DOC } from "./bench/performance-doc.js";
+import { FIXTURE_SEAL_KEYRING } from "./fixtures/seal.js";
 import { fontFilesAsArrayBuffers } from "./scripts/lib/font-modules.js";
 
 const testKeyring = (seed: string) =>
@@ -67,6 +68,7 @@ function workerProject(name: string, { isolate }: { isolate: boolean }) {
             QR_KEYRING: testKeyring("test-qr-key"),
             SUPPORT_KEYRING: testKeyring("test-support-key"),
             WEBHOOK_KEYRING: testKeyring("test-webhook-key"),
+            SEAL_KEYRING: FIXTURE_SEAL_KEYRING,
             // A gate's key version names the gate and its rotation.
             GATE_KEYRING: JSON.stringify({
               current: "es-gate.2027-07",

@@ -1,9 +1,10 @@
 // The issuing step of POST /api/v1/documents without I/O, as
 // src/domain/documents/issue-document.ts and the validation before it run it:
-// validation and normalization (zod), QR link, render, SHA-256 of the PDF and
+// validation and normalization (zod), QR link, render and seal, SHA-256 of the PDF and
 // of the request, and encryption of the PDF for storage. No D1, no R2: the
 // fallback fonts come from the FontStore given (bench/disk-fonts.ts).
 
+import { FIXTURE_SEAL } from "../fixtures/seal";
 import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
 import { pdfObjectKey } from "../src/domain/documents/issue-document";
 import { qrUrl } from "../src/domain/documents/links";
@@ -58,6 +59,8 @@ export async function issueWithoutIo(
     locale: "es",
     environment: "live",
     fallbackFonts: await fallbackFontsFor(fonts, data),
+    // The live seal's cost is the fixture's: an RSA-2048 signature.
+    seal: FIXTURE_SEAL,
   });
   const [sha256] = await Promise.all([
     sha256Hex(pdf.bytes),

@@ -50,6 +50,7 @@ import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
 import type { DocumentPdf } from "./render-port";
 import { requestHash } from "./request-hash";
+import { sealOf } from "./seal";
 import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
@@ -121,6 +122,7 @@ export async function renderNewVersion(
     locale: credential.documentLocale,
     environment: credential.environment,
     fallbackFonts: await fallbackFontsFor(services.fonts, data),
+    seal: sealOf(services.seals, credential.environment),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
   return pdf;

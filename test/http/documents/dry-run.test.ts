@@ -6,6 +6,7 @@ import {
   minimalRequest,
   type RequestBody,
 } from "../../../fixtures/requests";
+import { STAND_IN_SEAL_FACTS } from "../../../fixtures/seal";
 import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
 import type {
   DocumentPdfInput,
@@ -167,6 +168,7 @@ describe("POST /api/v1/documents/validate", () => {
         renderPdf: async () => ({
           bytes: new Uint8Array(MAX_PDF_BYTES + 1),
           pages: 1,
+          seal: STAND_IN_SEAL_FACTS,
         }),
       }),
       key,

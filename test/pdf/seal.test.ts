@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import {
+  FULL_DOCUMENT,
+  groupedDocument,
+  ISSUE,
+  RECTIFIED_VERSION,
+} from "../../fixtures/documents";
+import { FIXTURE_SEAL_AUTHORITY } from "../../fixtures/seal";
+import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
+import { renderDocumentPdf } from "../../src/pdf/render-document";
+import {
+  checkPdfStructure,
+  decodeQrCode,
+  pageTexts,
+  squeezeSpaces,
+} from "./pdf-tools";
+import {
+  cmsPrintout,
+  hasPdfsig,
+  opensslVerify,
+  pdfsig,
+  signatureField,
+} from "./seal-tools";
+
+const input = (
+  overrides: Partial<DocumentPdfInput> = {},
+): DocumentPdfInput => ({
+  data: FULL_DOCUMENT,
+  ...ISSUE,
+  locale: "es",
+  environment: "test",
+  ...overrides,
+});
+
+const KINDS = {
+  original: input(),
+  correction: input({ rectifies: RECTIFIED_VERSION }),
+  grouped: input({ data: groupedDocument(40) }),
+  "original in English": input({ locale: "en" }),
+};
+
+/** `bytes` with one byte changed at `at`. */
+const changedAt = (bytes: Uint8Array, at: number): Uint8Array => {
+  const copy = bytes.slice();
+  copy[at] = (copy[at] ?? 0) ^ 0x01;
+  return copy;
+};
+
+describe.each(Object.entries(KINDS))("the seal of an %s", (_, document) => {
+  it("is a PAdES signature over the whole file but its own contents, valid for OpenSSL against the authority", async () => {
+    const pdf = await renderDocumentPdf(document);
+    await checkPdfStructure(pdf.bytes);
+    const field = signatureField(pdf.bytes);
+    expect(field.fieldType).toBe("signature");
+    expect(field.subFilter).toBe("ETSI.CAdES.detached");
+    const [start, firstLength = 0, second = 0, secondLength = 0] =
+      field.byteRange;
+    expect(start).toBe(0);
+    expect(second + secondLength).toBe(pdf.bytes.length);
+    // The gap is exactly the Contents' hex string, brackets included.
+    expect(pdf.bytes[firstLength]).toBe("<".charCodeAt(0));
+    expect(pdf.bytes[second - 1]).toBe(">".charCodeAt(0));
+    expect(field.name).toBe("DeCA sello de PRUEBAS (local)");
+    expect(field.reason).toBe("Documento de control — Orden FOM/2861/2012");
+    expect(field.location).toBe("España");
+    expect(field.signingTime).toBe("D:20261121120000Z");
+
+    const verified = opensslVerify(pdf.bytes, FIXTURE_SEAL_AUTHORITY);
+    expect(verified.output).toContain("Verification successful");
+    expect(verified.ok).toBe(true);
+    const printout = cmsPrintout(pdf.bytes);
+    expect(printout).toContain("id-smime-aa-signingCertificateV2");
+    expect(printout).not.toContain("signingTime");
+    expect(pdf.seal).toEqual({
+      level: "B-B",
+      subject: "CN=DeCA sello de PRUEBAS (local), O=DeCA local, C=ES",
+      timestamp: null,
+    });
+  });
+
+  it("is invalid for OpenSSL once a byte of either signed range changes", async () => {
+    const { bytes } = await renderDocumentPdf(document);
+    const field = signatureField(bytes);
+    const [, firstLength = 0, second = 0] = field.byteRange;
+    for (const at of [400, firstLength - 1, second + 10, bytes.length - 1]) {
+      const verified = opensslVerify(
+        changedAt(bytes, at),
+        FIXTURE_SEAL_AUTHORITY,
+        field,
+      );
+      expect(verified.ok).toBe(false);
+      expect(verified.output).toMatch(/digest failure|Verification failure/);
+    }
+  });
+
+  it.skipIf(!hasPdfsig)(
+    "is valid for poppler's pdfsig, which covers the total document, and invalid once a byte changes",
+    async () => {
+      const { bytes } = await renderDocumentPdf(document);
+      const report = pdfsig(bytes);
+      expect(report).toContain("Signature is Valid");
+      expect(report).toContain("ETSI.CAdES.detached");
+      expect(report).toContain("Total document signed");
+      expect(pdfsig(changedAt(bytes, 400))).not.toContain("Signature is Valid");
+    },
+  );
+});
+
+if (!hasPdfsig) {
+  console.warn(
+    "pdfsig (poppler-utils) is not installed: its checks of the seal are skipped.",
+  );
+}
+
+describe("the seal on the page", () => {
+  it("page 1 names the seal in one line; the QR code still decodes; the same input seals to the same bytes", async () => {
+    const pdf = await renderDocumentPdf(input());
+    const [first, second = ""] = await pageTexts(pdf.bytes);
+    expect(squeezeSpaces(first ?? "")).toContain(
+      "Sello electrónico del servicio (PAdES, verificable en el PDF): DeCA sello de PRUEBAS (local)",
+    );
+    expect(second).not.toContain("Sello electrónico");
+    expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+    expect((await renderDocumentPdf(input())).bytes).toEqual(pdf.bytes);
+  });
+});
