@@ -8,6 +8,7 @@ import { FIXTURE_SEAL } from "../fixtures/seal";
 import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
 import { pdfObjectKey } from "../src/domain/documents/issue-document";
 import { qrUrl } from "../src/domain/documents/links";
+import type { SealFacts } from "../src/domain/documents/render-port";
 import { requestHash } from "../src/domain/documents/request-hash";
 import { sha256Hex } from "../src/domain/sha256";
 import { renderDocumentPdf } from "../src/pdf/render-document";
@@ -32,6 +33,8 @@ export interface IssuedWithoutIo {
   pdfBytes: number;
   pages: number;
   sha256: string;
+  /** What the PDF's seal is. */
+  seal: SealFacts;
 }
 
 /**
@@ -69,5 +72,11 @@ export async function issueWithoutIo(
     metadata === null ? null : JSON.stringify(metadata),
   ]);
   const sealed = await sealPdf(pdfKeyring, pdfObjectKey(uuid), pdf.bytes);
-  return { sealed, pdfBytes: pdf.bytes.byteLength, pages: pdf.pages, sha256 };
+  return {
+    sealed,
+    pdfBytes: pdf.bytes.byteLength,
+    pages: pdf.pages,
+    sha256,
+    seal: pdf.seal,
+  };
 }

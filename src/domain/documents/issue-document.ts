@@ -48,7 +48,7 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
-import type { DocumentPdf } from "./render-port";
+import type { DocumentPdf, SealFacts } from "./render-port";
 import { requestHash } from "./request-hash";
 import { sealOf } from "./seal";
 import { summaryOf } from "./summary";
@@ -135,7 +135,7 @@ export interface VersionFacts {
   rectifiesUuid: string | null;
   qrKeyVersion: string;
   requestHash: string;
-  pdf: { sha256: string; sizeBytes: number; pages: number };
+  pdf: { sha256: string; sizeBytes: number; pages: number; seal: SealFacts };
 }
 
 /** The row of a version as its batch commits it. */
@@ -166,6 +166,7 @@ export function versionRow(
     pdfSha256: facts.pdf.sha256,
     pdfSizeBytes: facts.pdf.sizeBytes,
     pdfPages: facts.pdf.pages,
+    pdfSeal: JSON.stringify(facts.pdf.seal),
     // A demo document lives as long as its session.
     expiresAt: credential.expiresAt,
     archivedAt: null,
@@ -231,6 +232,7 @@ export async function issueDocument(
         sha256: await sha256Hex(pdf.bytes),
         sizeBytes: pdf.bytes.byteLength,
         pages: pdf.pages,
+        seal: pdf.seal,
       },
     });
     // Noted before the put, so that a Worker dying between the put and the

@@ -1,6 +1,7 @@
 import type { FallbackFamily } from "../../font-coverage/fallback-families";
 import type { DocumentLocale } from "../../schemas/document-locale";
 import type { DocumentData } from "../../schemas/document-request";
+import type { SEAL_LEVELS } from "../../schemas/document-result";
 import type { Environment } from "../../schemas/environment";
 
 // What the domain asks of the PDF renderer: src/pdf implements it, and the
@@ -54,7 +55,7 @@ export interface PdfSeal {
 /** What a PDF's seal is, as the result's `pdf.seal` says. */
 export interface SealFacts {
   /** PAdES baseline level: B-T carries a time-stamping authority's token. */
-  level: "B-B" | "B-T";
+  level: (typeof SEAL_LEVELS)[number];
   /** The seal certificate's subject. */
   subject: string;
   /** The timestamp token's time, epoch milliseconds; null at B-B. */
