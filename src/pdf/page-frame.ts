@@ -51,6 +51,10 @@ export function markingOf(
   }
 }
 
+/** What page 1 prints before the seal's name. */
+export const SEAL_LINE_LABEL =
+  "Sello electrónico del servicio (PAdES, verificable en el PDF)";
+
 const LOGO_SIZE = 34;
 const GAP = 10;
 const WATERMARK_SIZE = 150;
@@ -123,7 +127,7 @@ export function pageFrame(
     // In Spanish in every locale, like a test document's marks: it names
     // the certificate, which is the same for every reader.
     sealLine: clippedLines(
-      `Sello electrónico del servicio (PAdES, verificable en el PDF): ${frame.sealName}`,
+      `${SEAL_LINE_LABEL}: ${frame.sealName}`,
       small,
       CONTENT_WIDTH,
       1,

@@ -7,6 +7,7 @@ import {
 } from "../../fixtures/documents";
 import { FIXTURE_SEAL_AUTHORITY } from "../../fixtures/seal";
 import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
+import { SEAL_LINE_LABEL } from "../../src/pdf/page-frame";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import {
   checkPdfStructure,
@@ -117,7 +118,7 @@ describe("the seal on the page", () => {
     const pdf = await renderDocumentPdf(input());
     const [first, second = ""] = await pageTexts(pdf.bytes);
     expect(squeezeSpaces(first ?? "")).toContain(
-      "Sello electrónico del servicio (PAdES, verificable en el PDF): DeCA sello de PRUEBAS (local)",
+      `${SEAL_LINE_LABEL}: DeCA sello de PRUEBAS (local)`,
     );
     expect(second).not.toContain("Sello electrónico");
     expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
