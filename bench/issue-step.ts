@@ -4,7 +4,7 @@
 // of the request, and encryption of the PDF for storage. No D1, no R2: the
 // fallback fonts come from the FontStore given (bench/disk-fonts.ts).
 
-import { FIXTURE_SEAL } from "../fixtures/seal";
+import { fixtureSeal } from "../fixtures/seal";
 import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
 import { pdfObjectKey } from "../src/domain/documents/issue-document";
 import { qrUrl } from "../src/domain/documents/links";
@@ -62,8 +62,8 @@ export async function issueWithoutIo(
     locale: "es",
     environment: "live",
     fallbackFonts: await fallbackFontsFor(fonts, data),
-    // The live seal's cost is the fixture's: an RSA-2048 signature.
-    seal: FIXTURE_SEAL,
+    // An RSA-2048 signature, as the local seals'.
+    seal: fixtureSeal("live"),
   });
   const [sha256] = await Promise.all([
     sha256Hex(pdf.bytes),

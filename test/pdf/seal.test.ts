@@ -5,7 +5,7 @@ import {
   ISSUE,
   RECTIFIED_VERSION,
 } from "../../fixtures/documents";
-import { FIXTURE_SEAL_AUTHORITY } from "../../fixtures/seal";
+import { FIXTURE_SEAL_AUTHORITY, fixtureSeal } from "../../fixtures/seal";
 import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
 import { SEAL_LINE_LABEL } from "../../src/pdf/page-frame";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
@@ -30,6 +30,7 @@ const input = (
   ...ISSUE,
   locale: "es",
   environment: "test",
+  seal: fixtureSeal("test"),
   ...overrides,
 });
 

@@ -5,7 +5,7 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../fixtures/requests";
-import { FIXTURE_SEAL } from "../../fixtures/seal";
+import { fixtureSeal } from "../../fixtures/seal";
 import { openShards } from "../../src/db/client";
 import { documentAudit } from "../../src/domain/operations/audit-trail";
 import { homeShard } from "../../src/domain/shard-routing";
@@ -241,7 +241,7 @@ describe("the archiver", () => {
           rectifies: { uuid: original.uuid, data: previous },
           qrUrl: correction.url,
           // The test environment's seal of the tests' SEAL_KEYRING.
-          seal: FIXTURE_SEAL,
+          seal: fixtureSeal("test"),
           locale,
           environment: "test",
         })

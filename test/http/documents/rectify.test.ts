@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
-import { FIXTURE_SEAL } from "../../../fixtures/seal";
+import { fixtureSeal } from "../../../fixtures/seal";
 import type { RectifiedVersion } from "../../../src/domain/documents/render-port";
 import { changedFields } from "../../../src/pdf/changed-fields";
 import { printedData } from "../../../src/pdf/printed-fields";
@@ -231,7 +231,7 @@ describe("the PDF of a correction", () => {
           rectifies,
           qrUrl: correction.url,
           // The test environment's seal of the tests' SEAL_KEYRING.
-          seal: FIXTURE_SEAL,
+          seal: fixtureSeal("test"),
           locale,
           environment: "test",
         })
