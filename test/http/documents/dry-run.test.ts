@@ -83,8 +83,10 @@ function recordingRenders() {
 
 /** What a render was asked, without what only an issued version has. */
 const asked = (render?: { input: DocumentPdfInput }) => {
-  const { uuid, qrUrl, ...rest } = render?.input ?? ({} as DocumentPdfInput);
-  return rest;
+  const { uuid, qrUrl, seal, ...rest } =
+    render?.input ?? ({} as DocumentPdfInput);
+  // The same seal: its signing function is made anew for each render.
+  return { ...rest, seal: { name: seal?.name, maxBytes: seal?.maxBytes } };
 };
 
 describe("POST /api/v1/documents/validate", () => {
