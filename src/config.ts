@@ -316,6 +316,16 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
+  // A time-stamping authority (RFC 3161): the seals are B-T; empty: B-B.
+  SEAL_TIMESTAMP_URL: z
+    .union([
+      z.literal(""),
+      z.url({
+        protocol: /^https?$/,
+        error: "must be an http(s) URL of an RFC 3161 authority, or empty",
+      }),
+    ])
+    .default(""),
   OPS_ALLOWED_IPS: ipList("OPS_ALLOWED_IPS"),
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
@@ -340,6 +350,8 @@ export interface Config {
   qrKeyring: Keyring;
   /** The seals every PDF is signed with; null where they are not set (the edge Worker). */
   sealKeyring: SealKeyring | null;
+  /** The time-stamping authority of the seals; null: none (B-B). */
+  sealTimestampUrl: string | null;
   ops: OpsConfig;
   gate: GateConfig;
   webhooks: WebhooksConfig;
@@ -430,6 +442,7 @@ export function readConfig(vars: Record<string, unknown>): Config {
     pdfKeyring: env.PDF_KEYRING,
     qrKeyring: env.QR_KEYRING,
     sealKeyring: env.SEAL_KEYRING ?? null,
+    sealTimestampUrl: env.SEAL_TIMESTAMP_URL || null,
     ops: {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,

@@ -66,6 +66,10 @@ export function createServices(
       }
       return config.sealKeyring;
     },
+    timestamping:
+      config.sealTimestampUrl === null
+        ? null
+        : { url: config.sealTimestampUrl, send: (request) => fetch(request) },
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     eventQueue: createEventQueue(env.EVENTS),

@@ -9,7 +9,7 @@ import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
 import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
-import type { SealSettings } from "./documents/seal";
+import type { SealSettings, Timestamping } from "./documents/seal";
 import type { Slots } from "./events/slots";
 import type { Subrequests } from "./free-plan";
 import type { RateLimits } from "./rate-limits";
@@ -66,6 +66,8 @@ export interface Services {
   renderPdf: RenderPdf;
   /** SEAL_KEYRING: the electronic seals every PDF is signed with. */
   seals: SealSettings;
+  /** SEAL_TIMESTAMP_URL's authority, which makes the seals B-T; null: B-B. */
+  timestamping: Timestamping | null;
   fonts: FontStore;
   rateLimits: RateLimits;
   /** Where events are announced for their relay and deliveries (src/domain/events). */

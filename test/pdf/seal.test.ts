@@ -22,6 +22,7 @@ import {
   pdfsig,
   signatureField,
 } from "./seal-tools";
+import { startTimestampAuthority } from "./timestamp-authority";
 
 const input = (
   overrides: Partial<DocumentPdfInput> = {},
@@ -124,5 +125,52 @@ describe("the seal on the page", () => {
     expect(second).not.toContain("Sello electrónico");
     expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
     expect((await renderDocumentPdf(input())).bytes).toEqual(pdf.bytes);
+  });
+});
+
+describe("a seal with a time-stamping authority", () => {
+  const fetchIt = (request: Request) => fetch(request);
+
+  it("is B-T with the authority's token over the signature, still valid for OpenSSL", async () => {
+    const authority = await startTimestampAuthority();
+    try {
+      const before = Date.now();
+      const pdf = await renderDocumentPdf(
+        input({
+          seal: fixtureSeal("test", { url: authority.url, send: fetchIt }),
+        }),
+      );
+      expect(pdf.seal.level).toBe("B-T");
+      expect(pdf.seal.timestamp).toBeGreaterThanOrEqual(
+        Math.floor(before / 1000) * 1000 - 1000,
+      );
+      expect(pdf.seal.timestamp).toBeLessThanOrEqual(Date.now() + 1000);
+      expect(authority.responses).toHaveLength(1);
+      expect(cmsPrintout(pdf.bytes)).toContain("id-smime-aa-timeStampToken");
+      const verified = opensslVerify(pdf.bytes, FIXTURE_SEAL_AUTHORITY);
+      expect(verified.output).toContain("Verification successful");
+    } finally {
+      await authority.close();
+    }
+  });
+
+  it("is B-B, and says so, when the authority does not answer in time", async () => {
+    const authority = await startTimestampAuthority({ silent: true });
+    try {
+      const pdf = await renderDocumentPdf(
+        input({
+          seal: fixtureSeal("test", { url: authority.url, send: fetchIt }),
+        }),
+      );
+      expect(pdf.seal).toEqual({
+        level: "B-B",
+        subject: "CN=DeCA sello de PRUEBAS (local), O=DeCA local, C=ES",
+        timestamp: null,
+      });
+      expect(cmsPrintout(pdf.bytes)).not.toContain("timeStampToken");
+      expect(opensslVerify(pdf.bytes, FIXTURE_SEAL_AUTHORITY).ok).toBe(true);
+    } finally {
+      await authority.close();
+    }
   });
 });

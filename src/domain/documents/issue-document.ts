@@ -122,7 +122,7 @@ export async function renderNewVersion(
     locale: credential.documentLocale,
     environment: credential.environment,
     fallbackFonts: await fallbackFontsFor(services.fonts, data),
-    seal: sealOf(services.seals, credential.environment),
+    seal: sealOf(services.seals, credential.environment, services.timestamping),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
   return pdf;

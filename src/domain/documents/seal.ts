@@ -1,4 +1,10 @@
 import { signedData } from "../../cms/signed-data";
+import {
+  readTimestampResponse,
+  type Timestamp,
+  timestampRequest,
+} from "../../cms/timestamp";
+import { logFailure } from "../../failure-log";
 import type { Environment } from "../../schemas/environment";
 import type { SealKey, SealKeyring } from "../../storage/seal-keyring";
 import type { PdfSeal } from "./render-port";
@@ -13,6 +19,21 @@ export type SealSettings = () => SealKeyring;
 // The signed data's own bytes beside its certificates: the attributes,
 // identifiers and an RSA signature of up to 4096 bits.
 const SIGNED_DATA_ROOM = 1024;
+
+/** A time-stamping authority (RFC 3161) that makes the seal B-T. */
+export interface Timestamping {
+  url: string;
+  /** Sends the request and answers the authority's response. */
+  send(request: Request): Promise<Response>;
+}
+
+/**
+ * How long an issue waits for the authority: past it, the document is
+ * issued B-B and its result says so (in the create's budget, docs/performance.md).
+ */
+const TIMESTAMP_WAIT_MS = 2000;
+// Room for the token: its SignedData with the authority's certificates.
+const TIMESTAMP_ROOM = 8192;
 
 const imported = new WeakMap<Uint8Array, Promise<CryptoKey>>();
 
@@ -32,8 +53,15 @@ function signingKey(seal: SealKey): Promise<CryptoKey> {
   return key;
 }
 
-/** The seal of a new version of `environment`. */
-export function sealOf(seals: SealSettings, environment: Environment): PdfSeal {
+/**
+ * The seal of a new version of `environment`: B-T with a token of
+ * `timestamping` when it answers in time, else B-B.
+ */
+export function sealOf(
+  seals: SealSettings,
+  environment: Environment,
+  timestamping: Timestamping | null,
+): PdfSeal {
   const keyring = seals();
   const seal = keyring.seals.get(keyring.current)?.[environment];
   const certificate = seal?.chain[0];
@@ -43,9 +71,11 @@ export function sealOf(seals: SealSettings, environment: Environment): PdfSeal {
     name: certificate.commonName,
     maxBytes:
       seal.chain.reduce((sum, { der }) => sum + der.length, 0) +
-      SIGNED_DATA_ROOM,
+      SIGNED_DATA_ROOM +
+      (timestamping ? TIMESTAMP_ROOM : 0),
     async sign(digest) {
       const key = await signingKey(seal);
+      let time: number | null = null;
       const cms = await signedData(
         digest,
         {
@@ -55,12 +85,56 @@ export function sealOf(seals: SealSettings, environment: Environment): PdfSeal {
               await crypto.subtle.sign("RSASSA-PKCS1-v1_5", key, data),
             ),
         },
-        async () => null,
+        async (signature) => {
+          if (!timestamping) return null;
+          const stamped = await timestampOf(timestamping, signature);
+          time = stamped?.time ?? null;
+          return stamped?.token ?? null;
+        },
       );
       return {
         cms,
-        facts: { level: "B-B", subject: certificate.subject, timestamp: null },
+        facts: {
+          level: time === null ? "B-B" : "B-T",
+          subject: certificate.subject,
+          timestamp: time,
+        },
       };
     },
   };
+}
+
+/** The authority's token over `signature`, or null (logged) when it does not answer in time or well. */
+async function timestampOf(
+  timestamping: Timestamping,
+  signature: Uint8Array,
+): Promise<Timestamp | null> {
+  try {
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", signature),
+    );
+    const response = await timestamping.send(
+      new Request(timestamping.url, {
+        method: "POST",
+        headers: { "Content-Type": "application/timestamp-query" },
+        body: timestampRequest(
+          digest,
+          crypto.getRandomValues(new Uint8Array(8)),
+        ),
+        signal: AbortSignal.timeout(TIMESTAMP_WAIT_MS),
+      }),
+    );
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    const stamped = readTimestampResponse(
+      new Uint8Array(await response.arrayBuffer()),
+      digest,
+    );
+    if (stamped.token.length > TIMESTAMP_ROOM) {
+      throw new Error(`a token of ${stamped.token.length} bytes`);
+    }
+    return stamped;
+  } catch (error) {
+    logFailure({ event: "seal_timestamp_failed" }, error);
+    return null;
+  }
 }
