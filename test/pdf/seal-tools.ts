@@ -142,3 +142,35 @@ export function pdfsig(bytes: Uint8Array): string {
   const run = spawnSync("pdfsig", [file], { encoding: "utf8" });
   return `${run.stdout}${run.stderr}`;
 }
+
+/** `openssl verify` of `certificate` (DER) against `authority` (DER): its output. */
+export function opensslVerifyCertificate(
+  certificate: Uint8Array,
+  authority: Uint8Array,
+): string {
+  const dir = work();
+  const pem = (der: Uint8Array, name: string) => {
+    writeFileSync(join(dir, `${name}.der`), der);
+    execFileSync("openssl", [
+      "x509",
+      "-inform",
+      "DER",
+      "-in",
+      join(dir, `${name}.der`),
+      "-out",
+      join(dir, `${name}.pem`),
+    ]);
+    return join(dir, `${name}.pem`);
+  };
+  const run = spawnSync(
+    "openssl",
+    [
+      "verify",
+      "-CAfile",
+      pem(authority, "authority"),
+      pem(certificate, "certificate"),
+    ],
+    { encoding: "utf8" },
+  );
+  return `${run.stdout}${run.stderr}`;
+}

@@ -6,6 +6,8 @@ import {
   RECTIFIED_VERSION,
 } from "../../fixtures/documents";
 import { FIXTURE_SEAL_AUTHORITY, fixtureSeal } from "../../fixtures/seal";
+import { newSealKeyring } from "../../scripts/lib/seal-keyring";
+import { readCertificate } from "../../src/cms/certificate";
 import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
 import { SEAL_LINE_LABEL } from "../../src/pdf/page-frame";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
@@ -19,6 +21,7 @@ import {
   cmsPrintout,
   hasPdfsig,
   opensslVerify,
+  opensslVerifyCertificate,
   pdfsig,
   signatureField,
 } from "./seal-tools";
@@ -171,6 +174,28 @@ describe("a seal with a time-stamping authority", () => {
       expect(opensslVerify(pdf.bytes, FIXTURE_SEAL_AUTHORITY).ok).toBe(true);
     } finally {
       await authority.close();
+    }
+  });
+});
+
+describe("npm start's local seals", () => {
+  it("are certificates OpenSSL verifies against their local authority, named after their environment", async () => {
+    const keyring = JSON.parse(await newSealKeyring()) as {
+      keys: { v1: Record<string, { chain: string[] }> };
+    };
+    const der = (base64: string) =>
+      Uint8Array.from(Buffer.from(base64, "base64"));
+    for (const [environment, word] of [
+      ["test", "PRUEBAS"],
+      ["demo", "DEMO"],
+      ["live", "sin validez"],
+    ] as const) {
+      const [certificate = "", authority = ""] =
+        keyring.keys.v1[environment]?.chain ?? [];
+      expect(
+        opensslVerifyCertificate(der(certificate), der(authority)),
+      ).toMatch(/: OK/);
+      expect(readCertificate(der(certificate)).commonName).toContain(word);
     }
   });
 });
