@@ -24,10 +24,15 @@ export async function eftiExportFigures({
   warmup: number;
   runs: number;
 }) {
-  const single = { uuid: ISSUE.uuid, rectifiesUuid: null, data: FULL_DOCUMENT };
-  const grouped = {
+  const issued = {
     uuid: ISSUE.uuid,
+    createdAt: ISSUE.createdAt,
     rectifiesUuid: null,
+    rectifiedByUuid: null,
+  };
+  const single = { ...issued, data: FULL_DOCUMENT };
+  const grouped = {
+    ...issued,
     data: groupedDocument(100),
   };
   return {

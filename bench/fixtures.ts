@@ -15,7 +15,7 @@ export const renderInput = (data: DocumentData): DocumentPdfInput => ({
   data,
   ...ISSUE,
   locale: "es",
-  demo: false,
+  environment: "live",
 });
 
 export const RENDER_FIXTURES = {

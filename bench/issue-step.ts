@@ -47,7 +47,7 @@ export async function issueWithoutIo(
   const { metadata, ...data } = request;
   const url = await qrUrl(
     { baseUrl: BASE_URL, qrKeyring },
-    { uuid, environment: "test", qrKeyVersion: qrKeyring.current },
+    { uuid, environment: "live", qrKeyVersion: qrKeyring.current },
   );
   const pdf = await renderDocumentPdf({
     data,
@@ -56,7 +56,7 @@ export async function issueWithoutIo(
     rectifies: null,
     qrUrl: url,
     locale: "es",
-    demo: false,
+    environment: "live",
     fallbackFonts: await fallbackFontsFor(fonts, data),
   });
   const [sha256] = await Promise.all([

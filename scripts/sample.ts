@@ -1,7 +1,8 @@
-// `npm run sample -- [--locale fr] [--demo]`: writes sample control documents
+// `npm run sample -- [--locale fr] [--environment test]`: writes sample control documents
 // to samples/ (gitignored) for a person to look at: a full one, a minimal
 // one, a correction, a long one that flows onto further pages, a grouped one
-// of 40 shipments and a correction of it. Without --locale, every locale.
+// of 40 shipments and a correction of it. Without --locale, every locale;
+// without --environment, live documents.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +22,7 @@ import {
   isDocumentLocale,
 } from "../src/schemas/document-locale";
 import type { DocumentData } from "../src/schemas/document-request";
+import { ENVIRONMENTS, type Environment } from "../src/schemas/environment";
 
 const OUTPUT = "samples";
 
@@ -39,24 +41,32 @@ const SAMPLES: Record<
   },
 };
 
-function parseOptions(): { locales: DocumentLocale[]; demo: boolean } | null {
+const isEnvironment = (value: string): value is Environment =>
+  (ENVIRONMENTS as readonly string[]).includes(value);
+
+function parseOptions(): {
+  locales: DocumentLocale[];
+  environment: Environment;
+} | null {
   const { values } = parseArgs({
     options: {
       locale: { type: "string" },
-      demo: { type: "boolean", default: false },
+      environment: { type: "string", default: "live" },
     },
   });
-  if (values.locale === undefined) {
-    return { locales: [...DOCUMENT_LOCALES], demo: values.demo };
+  const { locale, environment } = values;
+  if (!isEnvironment(environment)) return null;
+  if (locale === undefined) {
+    return { locales: [...DOCUMENT_LOCALES], environment };
   }
-  if (!isDocumentLocale(values.locale)) return null;
-  return { locales: [values.locale], demo: values.demo };
+  if (!isDocumentLocale(locale)) return null;
+  return { locales: [locale], environment };
 }
 
 const options = parseOptions();
 if (!options) {
   console.error(
-    `Usage: npm run sample -- [--locale ${DOCUMENT_LOCALES.join("|")}] [--demo]`,
+    `Usage: npm run sample -- [--locale ${DOCUMENT_LOCALES.join("|")}] [--environment ${ENVIRONMENTS.join("|")}]`,
   );
   process.exit(2);
 }
@@ -67,12 +77,11 @@ for (const locale of options.locales) {
       ...ISSUE,
       ...sample,
       locale,
-      demo: options.demo,
+      environment: options.environment,
     });
-    const file = join(
-      OUTPUT,
-      `${locale}${options.demo ? "-demo" : ""}-${name}.pdf`,
-    );
+    const marked =
+      options.environment === "live" ? "" : `-${options.environment}`;
+    const file = join(OUTPUT, `${locale}${marked}-${name}.pdf`);
     await writeFile(file, pdf.bytes);
     console.log(`${file}: ${pdf.pages} page(s), ${pdf.bytes.length} bytes`);
   }

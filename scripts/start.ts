@@ -35,8 +35,9 @@ interface DevCredential {
 }
 
 // Secrets this process's environment may give the API Worker over .dev.vars:
-// the eFTI gate's credential, which goes with EFTI_GATE_URL (a stub gate's).
-const SECRET_OVERRIDES = ["EFTI_GATE_CREDENTIAL"];
+// the eFTI gate's credential and headers, which go with EFTI_GATE_URL (a stub
+// gate's).
+const SECRET_OVERRIDES = ["EFTI_GATE_CREDENTIAL", "EFTI_GATE_HEADERS"];
 
 /**
  * The vars `wrangler dev` will give both Workers, checked as the Workers

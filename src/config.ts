@@ -78,37 +78,135 @@ const originSchema = z
   });
 
 /**
+ * Headers the registrations may not be given by EFTI_GATE_HEADERS: the
+ * request's own (its host, body and type) and hop-by-hop ones, which a proxy
+ * would drop or act on (RFC 9110 7.6.1).
+ */
+const GATE_HEADERS_REFUSED = [
+  "host",
+  "content-length",
+  "content-type",
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+];
+
+// RFC 9110's token (a field name) and field value without control characters.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** A refusal whose message names its variable and never quotes a value. */
+const refuse = (ctx: { issues: z.core.$ZodRawIssue[] }, message: string) => {
+  ctx.issues.push({ code: "custom", message, input: undefined });
+  return z.NEVER;
+};
+
+/** EFTI_GATE_HEADERS: header name → value, sent with every registration. */
+const gateHeaders = z
+  .string()
+  .default("")
+  .transform((value, ctx): Record<string, string> => {
+    if (value === "") return {};
+    const shape =
+      'EFTI_GATE_HEADERS must be a JSON object of header names to values ({"X-Pre-Authenticated-User-Id":"…"}), or empty';
+    let headers: unknown;
+    try {
+      headers = JSON.parse(value);
+    } catch {
+      return refuse(ctx, shape);
+    }
+    if (
+      typeof headers !== "object" ||
+      headers === null ||
+      Array.isArray(headers) ||
+      !Object.entries(headers).every(
+        ([name, text]) =>
+          HEADER_NAME.test(name) &&
+          typeof text === "string" &&
+          HEADER_VALUE.test(text),
+      )
+    ) {
+      return refuse(ctx, shape);
+    }
+    const refused = Object.keys(headers).filter((name) =>
+      GATE_HEADERS_REFUSED.includes(name.toLowerCase()),
+    );
+    if (refused.length > 0) {
+      return refuse(
+        ctx,
+        `EFTI_GATE_HEADERS may not set ${refused.join(", ")}: the request sets it, or it is a hop's`,
+      );
+    }
+    return headers as Record<string, string>;
+  });
+
+/** The mtls_certificates binding the registrations go through, when bound. */
+const clientCertificateBinding = z
+  .custom<Fetcher>(
+    (binding) =>
+      typeof binding === "object" &&
+      binding !== null &&
+      typeof (binding as { fetch?: unknown }).fetch === "function",
+    {
+      error:
+        "EFTI_GATE_CLIENT_CERTIFICATE must be an mtls_certificates binding",
+    },
+  )
+  .optional();
+
+/**
  * The eFTI gate the identifiers of every issued, corrected or deleted
  * consignment are registered with (docs/efti.md "Registration with the
  * gate"): off while EFTI_GATE_URL is empty. Outside production only a
  * loopback URL (a stub gate on the developer's machine); in production an
- * https:// URL of a public host, with its credential.
+ * https:// URL of a public host, with at least one way to authenticate to
+ * it: the Bearer credential, configured headers or a client certificate.
  */
 const gateSchema = z
   .object({
     EFTI_GATE_URL: z.string().default(""),
     EFTI_GATE_CREDENTIAL: z.string().optional(),
+    EFTI_GATE_HEADERS: gateHeaders,
+    EFTI_GATE_CLIENT_CERTIFICATE: clientCertificateBinding,
     DEPLOYMENT: z.string().default("local"),
   })
   .check((ctx) => {
-    const { EFTI_GATE_URL, EFTI_GATE_CREDENTIAL, DEPLOYMENT } = ctx.value;
+    const { EFTI_GATE_URL, EFTI_GATE_CREDENTIAL, EFTI_GATE_HEADERS } =
+      ctx.value;
     if (EFTI_GATE_URL === "") return;
-    const production = DEPLOYMENT === "production";
+    const production = ctx.value.DEPLOYMENT === "production";
     const refusal = gateUrlRefusal(EFTI_GATE_URL, { production });
     if (refusal) {
-      ctx.issues.push({
-        code: "custom",
-        message: `EFTI_GATE_URL ${refusal}`,
-        input: undefined,
-      });
+      refuse(ctx, `EFTI_GATE_URL ${refusal}`);
     }
-    if (production && (EFTI_GATE_CREDENTIAL ?? "") === "") {
-      ctx.issues.push({
-        code: "custom",
-        message:
-          "EFTI_GATE_CREDENTIAL must be set (a secret) in production when EFTI_GATE_URL is",
-        input: undefined,
-      });
+    const credential = (EFTI_GATE_CREDENTIAL ?? "") !== "";
+    if (
+      credential &&
+      Object.keys(EFTI_GATE_HEADERS).some(
+        (name) => name.toLowerCase() === "authorization",
+      )
+    ) {
+      refuse(
+        ctx,
+        "EFTI_GATE_HEADERS may not set Authorization when EFTI_GATE_CREDENTIAL is set",
+      );
+    }
+    if (
+      production &&
+      !credential &&
+      Object.keys(EFTI_GATE_HEADERS).length === 0 &&
+      ctx.value.EFTI_GATE_CLIENT_CERTIFICATE === undefined
+    ) {
+      refuse(
+        ctx,
+        "EFTI_GATE_URL needs an authentication in production: EFTI_GATE_CREDENTIAL, EFTI_GATE_HEADERS or the EFTI_GATE_CLIENT_CERTIFICATE binding",
+      );
     }
   });
 
@@ -340,6 +438,7 @@ export function readConfig(vars: Record<string, unknown>): Config {
         : {
             url: env.EFTI_GATE_URL.replace(/\/+$/, ""),
             credential: env.EFTI_GATE_CREDENTIAL || null,
+            headers: env.EFTI_GATE_HEADERS,
           },
   };
 }

@@ -11,6 +11,24 @@ import { pageRoutes } from "./http/routes/pages";
  * whose answer goes back untouched (its own request id, headers and body);
  * a hand-over that fails is answered like any failure of the API.
  */
+/**
+ * The edge's bindings as its services read them: no eFTI gate, since the
+ * edge registers nothing with one and holds none of its secrets (its URL is
+ * among the vars both Workers share). One object per bindings object, so the
+ * configuration is still read once.
+ */
+const withoutGate = (() => {
+  const edgeEnvs = new WeakMap<EdgeEnv, EdgeEnv>();
+  return (env: EdgeEnv): EdgeEnv => {
+    let edgeEnv = edgeEnvs.get(env);
+    if (!edgeEnv) {
+      edgeEnv = Object.create(env, { EFTI_GATE_URL: { value: "" } });
+      edgeEnvs.set(env, edgeEnv as EdgeEnv);
+    }
+    return edgeEnv as EdgeEnv;
+  };
+})();
+
 export function createEdgeWorker(dependencies: AppDependencies) {
   const edge = createApp(dependencies, {
     operations: QR_LINK_OPERATIONS,
@@ -23,12 +41,16 @@ export function createEdgeWorker(dependencies: AppDependencies) {
     edge.routes.filter((route) => route.method !== "ALL").map((r) => r.path),
   );
   for (const path of edgePaths) {
-    front.all(path, (c) => edge.fetch(c.req.raw, c.env, c.executionCtx));
+    front.all(path, (c) =>
+      edge.fetch(c.req.raw, withoutGate(c.env), c.executionCtx),
+    );
   }
   front.all("*", (c) => c.env.API.fetch(c.req.raw));
   // The hand-over itself failed (the API Worker threw, or could not be
   // reached): no answer of the API to pass on, so the edge answers as the API
   // would have.
-  front.onError((failure, c) => answerFailure(failure, c.req.raw, c.env));
+  front.onError((failure, c) =>
+    answerFailure(failure, c.req.raw, withoutGate(c.env)),
+  );
   return front;
 }

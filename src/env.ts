@@ -15,14 +15,32 @@ export interface AppDependencies {
   sendToGate?: SendToGate;
 }
 
+declare global {
+  interface Env {
+    /**
+     * The client certificate the registrations present to the eFTI gate: an
+     * mtls_certificates binding, production's only when configured
+     * (wrangler.toml, docs/efti.md "Registration with the gate").
+     */
+    EFTI_GATE_CLIENT_CERTIFICATE?: Fetcher;
+  }
+}
+
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
  * on (not the API Worker's rebalance, support secret or keyrings of
- * webhooks and gates), the pages' assets, and the API Worker itself.
+ * webhooks and gates, nor the eFTI gate's credentials), the pages' assets,
+ * and the API Worker itself.
  */
 export type EdgeEnv = Omit<
   Env,
-  "REBALANCE" | "SUPPORT_KEYRING" | "WEBHOOK_KEYRING" | "GATE_KEYRING"
+  | "REBALANCE"
+  | "SUPPORT_KEYRING"
+  | "WEBHOOK_KEYRING"
+  | "GATE_KEYRING"
+  | "EFTI_GATE_CREDENTIAL"
+  | "EFTI_GATE_HEADERS"
+  | "EFTI_GATE_CLIENT_CERTIFICATE"
 > & {
   ASSETS: Fetcher;
   API: Fetcher;
@@ -49,5 +67,10 @@ export type AuthenticatedEnv = AppEnv & {
 
 /** After `requireGate`: an eFTI gate, named by its key's version. */
 export type GateEnv = AppEnv & {
-  Variables: { gate: string; gateRequestId: string | null };
+  Variables: {
+    gate: string;
+    gateRequestId: string | null;
+    /** The subsets a consignment's answer served, for the audit trail. */
+    subsetsServed?: readonly string[];
+  };
 };

@@ -1,5 +1,6 @@
 import { deliverIfDue } from "./domain/events/deliver";
 import {
+  RegistrationsNotSent,
   registerWithGate,
   registrationRetryDelaySeconds,
 } from "./domain/events/gate-registration";
@@ -11,8 +12,8 @@ import { createServices } from "./services";
 
 // A message that failed comes back after this long, up to wrangler.toml's
 // max_retries; the cron finishes what is still left after that. An eFTI
-// registration's comes back sooner at first, then later
-// (registrationRetryDelaySeconds).
+// registration's comes back when its rows are due again, sooner at first,
+// then later (registrationRetryDelaySeconds).
 export const RETRY_DELAY_SECONDS = 30;
 
 type Kind = EventMessage["kind"];
@@ -25,13 +26,15 @@ const ofKind =
 
 /**
  * Runs `work` for `messages`: all acknowledged when it is done, all sent
- * again when it fails, after `delay` of each message's attempts.
+ * again when it fails, after `delay` of each message's attempts and the
+ * failure.
  */
 async function settle(
   messages: readonly Message<EventMessage>[],
   kind: Kind,
   work: () => Promise<void>,
-  delay: (attempts: number) => number = () => RETRY_DELAY_SECONDS,
+  delay: (attempts: number, error: unknown) => number = () =>
+    RETRY_DELAY_SECONDS,
 ): Promise<void> {
   if (messages.length === 0) return;
   try {
@@ -40,10 +43,16 @@ async function settle(
   } catch (error) {
     logFailure({ event: "event_message_failed", kind }, error);
     for (const message of messages) {
-      message.retry({ delaySeconds: delay(message.attempts) });
+      message.retry({ delaySeconds: delay(message.attempts, error) });
     }
   }
 }
+
+/** A registrations' message comes back when their next attempt is due. */
+const registrationDelaySeconds = (attempts: number, error: unknown): number =>
+  error instanceof RegistrationsNotSent
+    ? error.retryAfterSeconds
+    : registrationRetryDelaySeconds(attempts);
 
 /**
  * The consumer of the events queue (wrangler.toml, `deca-events`). A
@@ -76,7 +85,7 @@ export const createQueueHandler =
             services,
             registrations.flatMap((message) => message.body.documentUuids),
           ),
-        registrationRetryDelaySeconds,
+        registrationDelaySeconds,
       ),
       ...deliveries.map((message) =>
         settle([message], "delivery", () =>

@@ -10,7 +10,7 @@ import {
   resendLostDeliveries,
   resendLostRegistrations,
 } from "./domain/events/recover";
-import { pruneGateCalls } from "./domain/operations/gate-calls";
+import { exportGateCalls } from "./domain/operations/gate-calls";
 import { pruneOpsCalls } from "./domain/operations/ops-calls";
 import type { AppDependencies } from "./env";
 import { domainErrorBehind } from "./errors";
@@ -25,8 +25,9 @@ import { createServices, type SharedServices } from "./services";
  * messages of events, deliveries and eFTI registrations that were lost
  * or not taken, archiving the
  * documents past their read window to R2, purging the events past their
- * retention, removing expired demo sessions, then the operations API's
- * calls past their retention. One line says what each did, and which ran
+ * retention, removing expired demo sessions, the operations API's calls
+ * past their retention, then exporting the gates' audit trail of each
+ * complete day to R2. One line says what each did, and which ran
  * out of their share (docs/operations.md "Watching production").
  */
 export const createScheduledHandler =
@@ -98,7 +99,11 @@ export const createScheduledHandler =
       purgeExpiredDemoSessions,
     );
     const opsCalls = await attempt("ops_calls", "opsCalls", pruneOpsCalls);
-    const gateCalls = await attempt("gate_calls", "gateCalls", pruneGateCalls);
+    const gateCallExports = await attempt(
+      "gate_call_exports",
+      "gateCallExports",
+      exportGateCalls,
+    );
     console.log(
       JSON.stringify({
         event: "scheduled_cleanup",
@@ -112,7 +117,7 @@ export const createScheduledHandler =
         eventPurge,
         demoSessions,
         opsCalls,
-        gateCalls,
+        gateCallExports,
         out_of_budget: outOfBudget,
       }),
     );

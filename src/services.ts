@@ -2,11 +2,13 @@ import { ConfigError, configOf } from "./config";
 import { openShards } from "./db/client";
 import { CONCURRENT_POSTS } from "./domain/events/deliver";
 import { slots } from "./domain/events/slots";
+import { Subrequests } from "./domain/free-plan";
 import type { Background, Services } from "./domain/services";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
 import { logFailure } from "./failure-log";
 import { createArchiveStore } from "./storage/archive-store";
+import { createAuditExportStore } from "./storage/audit-export-store";
 import { createEventQueue } from "./storage/event-queue";
 import { createFontStore } from "./storage/font-store";
 import { createPdfEdgeCache } from "./storage/pdf-edge-cache";
@@ -17,6 +19,20 @@ export type SharedServices = Omit<
   Services,
   "baseUrl" | "requestId" | "background"
 >;
+
+/**
+ * What sends the registrations: the client certificate's binding when it is
+ * bound (the TLS connection then presents it to the gate), otherwise the
+ * dependency given (tests record) or the global `fetch`.
+ */
+const gateSender = (
+  env: Env,
+  dependencies: AppDependencies,
+): Services["sendToGate"] => {
+  const clientCertificate = env.EFTI_GATE_CLIENT_CERTIFICATE;
+  if (clientCertificate) return (request) => clientCertificate.fetch(request);
+  return dependencies.sendToGate ?? ((request) => fetch(request));
+};
 
 /**
  * The one place the services are built, from the bindings, the configuration
@@ -39,6 +55,7 @@ export function createServices(
     pdfs: createPdfStore(env.PDFS, config.pdfKeyring),
     edgeCache: createPdfEdgeCache(dependencies.edgeCache ?? caches.default),
     archives: createArchiveStore(env.PDFS, config.pdfKeyring),
+    auditExports: createAuditExportStore(env.PDFS),
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
     fonts: createFontStore(env.FONTS),
@@ -58,7 +75,8 @@ export function createServices(
     sendWebhook: dependencies.sendWebhook ?? ((request) => fetch(request)),
     webhookPosts: slots(CONCURRENT_POSTS),
     eftiGate: config.eftiGate,
-    sendToGate: dependencies.sendToGate ?? ((request) => fetch(request)),
+    sendToGate: gateSender(env, dependencies),
+    subrequests: new Subrequests(),
     demo: config.demo,
   };
 }

@@ -44,7 +44,12 @@ const CASES: { name: string; input: DocumentPdfInput; page: number }[] = [
   { name: "grouped, page 2", input: RENDER_FIXTURES.grouped, page: 2 },
   {
     name: "full, demo",
-    input: { ...RENDER_FIXTURES.full, demo: true },
+    input: { ...RENDER_FIXTURES.full, environment: "demo" },
+    page: 1,
+  },
+  {
+    name: "full, test",
+    input: { ...RENDER_FIXTURES.full, environment: "test" },
     page: 1,
   },
 ];

@@ -5,6 +5,7 @@
 import { insertAuditEvent } from "../../src/db/audit";
 import type { Database } from "../../src/db/client";
 import { findCredentialByKeyHash } from "../../src/db/credentials";
+import { recordAccess } from "../../src/db/document-accesses";
 import {
   commitCorrection as commitCorrectionBatch,
   commitCreatedDocument,
@@ -24,15 +25,14 @@ import {
   deletePendingPdfObject,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
-import { recordQrAccess } from "../../src/db/qr-accesses";
 import {
   findReservation,
   reservationFor,
   reserveForCorrection,
 } from "../../src/db/reservations";
 import type { AuditEventType, DocumentRow } from "../../src/db/schema";
+import { lastWrittenBy } from "../../src/domain/documents/access-writes";
 import { pdfObjectKey } from "../../src/domain/documents/issue-document";
-import { lastWrittenBy } from "../../src/domain/documents/qr-access-writes";
 import { summaryOf } from "../../src/domain/documents/summary";
 import { randomBase62 } from "../../src/domain/random";
 import { deleteWindowStart, readWindowStart } from "../../src/domain/windows";
@@ -152,10 +152,11 @@ export const findQrTarget = (db: Database, row: DocumentRow) =>
   findQrLinkTarget(db, row.uuid);
 
 export const recordQrScan = (db: Database, row: DocumentRow, at: number) =>
-  recordQrAccess(db, row.uuid, {
+  recordAccess(db, row.uuid, {
     at,
     requestId: requestId(),
     lastWrittenBy: lastWrittenBy(at),
+    via: "qr",
   });
 
 /** A deletion's batch: the row marked, its event. */

@@ -2,6 +2,7 @@
 // calls of the operations API each makes (docs/operations.md "Issuing keys").
 import { isIP } from "node:net";
 import type { parseArgs } from "node:util";
+import { walkGateCallChain } from "../../src/domain/operations/gate-call-chain";
 import {
   DOCUMENT_LOCALES,
   isDocumentLocale,
@@ -17,6 +18,7 @@ export const USAGE = `usage:
   npm run keys -- delete-webhook CREDENTIAL_ID ENDPOINT_ID
   npm run keys -- set-locale --org NAME LOCALE
   npm run keys -- audit DOCUMENT_UUID   (its events from D1 and its R2 archive)
+  npm run keys -- verify-audit          (the eFTI gates' audit trail's hash chain; exit 1 at a broken link)
 options for every command:
   --url URL           the Worker at URL (a deployment: the support secret in ${SUPPORT_SECRET_VARIABLE};
                       a local npm start: read from .dev.vars)
@@ -171,6 +173,17 @@ export function commandCall(
         throw new UsageError(`not a document uuid: "${uuid}"`);
       return (ops) => ops.documentAudit(uuid);
     }
+    case "verify-audit":
+      expectPositionals(positionals, 0);
+      return async (ops) => {
+        const { checked, broken } = await walkGateCallChain(ops.gateCallChain);
+        if (broken) {
+          throw new Error(
+            `the gates' audit trail is broken at row ${broken.id}: its ${broken.reason === "hash" ? "hash is not that of its fields" : "previous_hash is not the hash of the row before it"} (${checked} rows before it verified)`,
+          );
+        }
+        return { verified_rows: checked, broken: null };
+      };
     default:
       throw new UsageError(
         command ? `unknown command "${command}"` : "a command is required",

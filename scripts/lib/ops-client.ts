@@ -2,6 +2,8 @@
 // tool, `npm run shards`, `npm start` and `npm run deploy` call the Worker
 // through it, a local one or the deployment, the same way.
 
+import type { GateCallChainPage } from "../../src/schemas/ops";
+
 /** A refusal or failure of the operations API, with the contract's code. */
 export class OpsError extends Error {
   constructor(
@@ -96,6 +98,12 @@ export function opsClient({ url, secret }: OpsTarget) {
       ),
     documentAudit: (uuid: string) =>
       request<unknown>("GET", `/ops/v1/documents/${uuid}/audit`),
+    /** A page of the gates' audit trail's chain, after row `after`. */
+    gateCallChain: (after?: number) =>
+      request<GateCallChainPage>(
+        "GET",
+        `/ops/v1/efti/gate-calls/chain?limit=100${after === undefined ? "" : `&starting_after=${after}`}`,
+      ),
     /** The whole upgrade from one database, a page a call: the rows moved per table. */
     async upgradeShards(): Promise<Record<string, number>> {
       const moved: Record<string, number> = {};

@@ -11,6 +11,8 @@ export interface ReceivedDelivery {
   id: string;
   timestamp: string;
   signature: string;
+  /** Every header as it arrived, names in lower case. */
+  headers: Record<string, string>;
   body: string;
   /** The parsed event, once a secret verified it; null when none did. */
   event: { id: string; type: string; data: Record<string, unknown> } | null;
@@ -31,7 +33,7 @@ interface ReceiverOptions {
   /** The signing secrets to verify with (read on each delivery: set them once known). */
   secrets: () => readonly string[];
   /** The status to answer a delivery: 200 unless said (400 when unverified). */
-  answer?: (delivery: ReceivedDelivery) => number;
+  answer?: (delivery: ReceivedDelivery) => number | Promise<number>;
   onDelivery?: (delivery: ReceivedDelivery) => void;
   port?: number;
 }
@@ -81,6 +83,12 @@ export async function startWebhookReceiver(
       id: header(request, "webhook-id"),
       timestamp: header(request, "webhook-timestamp"),
       signature: header(request, "webhook-signature"),
+      headers: Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [
+          name,
+          String(value),
+        ]),
+      ),
       body: await readBody(request),
     };
     const delivery: ReceivedDelivery = {
@@ -89,7 +97,9 @@ export async function startWebhookReceiver(
       status: 0,
     };
     delivery.status =
-      delivery.event === null ? 400 : (options.answer?.(delivery) ?? 200);
+      delivery.event === null
+        ? 400
+        : ((await options.answer?.(delivery)) ?? 200);
     deliveries.push(delivery);
     options.onDelivery?.(delivery);
     response.writeHead(delivery.status).end();

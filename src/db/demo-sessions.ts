@@ -6,6 +6,7 @@ import {
   credentials,
   documentSummaries,
   documents,
+  eftiReads,
   organizations,
   referenceReservations,
 } from "./schema";
@@ -24,13 +25,14 @@ export const findExpiredDemoDocuments = (
     )
     .limit(limit);
 
-/** Removes documents for good, with their audit events, reference reservations and summaries. */
+/** Removes documents for good, with their audit events, eFTI reads, reference reservations and summaries. */
 export async function purgeDocumentRows(
   db: Database,
   uuids: string[],
 ): Promise<void> {
   await db.batch([
     db.delete(auditEvents).where(inArray(auditEvents.documentUuid, uuids)),
+    db.delete(eftiReads).where(inArray(eftiReads.documentUuid, uuids)),
     db
       .delete(referenceReservations)
       .where(inArray(referenceReservations.documentUuid, uuids)),

@@ -128,17 +128,21 @@ export async function commitCreatedDocument(
 /**
  * Commits a correction in one batch of its original's shard, only while the
  * original may be corrected (not deleted, not rectified): the original
- * marked rectified by it, the new version, and both events, each written
- * only if the mark took effect. False when it did not: nothing was written.
- * With `cap`, also only while its demo session is under it. Its new
- * reference was reserved apart (reserveForCorrection).
+ * marked rectified by it, the new version, both events and the
+ * registrations of both versions' datasets (the original's withdrawn),
+ * each written only if the mark took effect. False when it did not:
+ * nothing was written. With `cap`, also only while its demo session is
+ * under it. Its new reference was reserved apart (reserveForCorrection).
  */
 export async function commitCorrection(
   db: Database,
   row: DocumentRow & { rectifiesUuid: string },
   by: { credentialId: string; requestId: string },
   cap?: DemoCap,
-  datasetIds: readonly string[] = [],
+  datasetIds: { version: readonly string[]; original: readonly string[] } = {
+    version: [],
+    original: [],
+  },
 ): Promise<boolean> {
   const original = row.rectifiesUuid;
   const marked = sql`${documents.rectifiedByUuid} = ${row.uuid}`;
@@ -182,7 +186,14 @@ export async function commitCorrection(
       },
       marked,
     ),
-    ...registrations(db, row.uuid, datasetIds, row.createdAt, undefined),
+    ...registrations(
+      db,
+      row.uuid,
+      datasetIds.version,
+      row.createdAt,
+      undefined,
+    ),
+    ...registrations(db, original, datasetIds.original, row.createdAt, marked),
   ]);
   return took.length > 0;
 }

@@ -1,5 +1,5 @@
 import { and, eq, ne, type SQL, sql } from "drizzle-orm";
-import type { EventType } from "../schemas/event";
+import type { AccessedVia, EventType } from "../schemas/event";
 import type { Database } from "./client";
 import { documents, eventOutbox } from "./schema";
 
@@ -8,8 +8,9 @@ export interface DocumentFact {
   type: Exclude<EventType, "ping">;
   documentUuid: string;
   occurredAt: number;
-  /** document.accessed: whether it is the document's first QR access. */
+  /** document.accessed: whether it is the document's first access, and how. */
   firstAccess?: boolean;
+  accessedVia?: AccessedVia;
   /** document.efti_follow_up: the consignment and the gate's message. */
   followUp?: { datasetId: string; shipment: number; message: string };
 }
@@ -48,6 +49,9 @@ export const insertDocumentEventIf = (
         firstAccess: sql<number | null>`${
           fact.firstAccess === undefined ? null : Number(fact.firstAccess)
         }`.as("first_access"),
+        accessedVia: sql<AccessedVia | null>`${fact.accessedVia ?? null}`.as(
+          "accessed_via",
+        ),
         endpointId: sql<null>`NULL`.as("endpoint_id"),
         datasetId: sql<string | null>`${fact.followUp?.datasetId ?? null}`.as(
           "dataset_id",

@@ -2,7 +2,6 @@ import { inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 import {
-  eftiRegistrations,
   eventOutbox,
   events,
   webhookAttempts,
@@ -31,8 +30,7 @@ const deleteBefore = (
 /**
  * Removes, in one batch, up to `limit` rows of each of a shard's event
  * tables older than `before`: the outbox, the events, their deliveries and
- * attempts, and the eFTI registrations sent before it (an unsent one stays
- * until the gate takes it). The most rows removed from one table.
+ * attempts. The most rows removed from one table.
  */
 export async function purgeEventsBefore(
   db: Database,
@@ -53,14 +51,6 @@ export async function purgeEventsBefore(
       db,
       webhookAttempts,
       webhookAttempts.attemptedAt,
-      before,
-      limit,
-    ),
-    // sent_at < before: only sent ones, through their index.
-    deleteBefore(
-      db,
-      eftiRegistrations,
-      eftiRegistrations.sentAt,
       before,
       limit,
     ),

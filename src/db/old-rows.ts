@@ -1,6 +1,6 @@
 import { inArray, lt } from "drizzle-orm";
 import type { Database } from "./client";
-import { documentSummaries, eftiGateCalls, opsCalls } from "./schema";
+import { documentSummaries, opsCalls } from "./schema";
 
 /** The tables whose rows are removed once old: each one's key and the time its age counts from. */
 const AGED = {
@@ -12,12 +12,6 @@ const AGED = {
   },
   /** Calls of the operations API past their retention. */
   ops_calls: { table: opsCalls, key: opsCalls.id, time: opsCalls.startedAt },
-  /** Requests of the eFTI gates past their retention. */
-  efti_gate_calls: {
-    table: eftiGateCalls,
-    key: eftiGateCalls.id,
-    time: eftiGateCalls.startedAt,
-  },
 };
 
 export type AgedTable = keyof typeof AGED;

@@ -47,6 +47,7 @@ const EVENT_COLUMNS = [
   "document_created_at",
   "transport_date",
   "first_access",
+  "accessed_via",
   "endpoint_id",
   "dataset_id",
   "shipment",
@@ -150,6 +151,19 @@ export const MOVES = {
     ],
     onConflict: "",
   },
+  // A document's eFTI reads, as its audit events.
+  efti_reads: {
+    columns: [
+      "document_uuid",
+      "type",
+      "dataset_id",
+      "gate",
+      "credential_id",
+      "request_id",
+      "occurred_at",
+    ],
+    onConflict: "",
+  },
   // A gate's follow-up messages live beside their document; the id is each
   // shard's own sequence, a message is recognised by what it says.
   efti_follow_ups: {
@@ -174,10 +188,21 @@ export const MOVES = {
     onConflict:
       "ON CONFLICT (id) DO UPDATE SET relayed_at = coalesce(relayed_at, excluded.relayed_at)",
   },
-  // A document's eFTI registrations wait in its shard until sent; the mark
-  // that reached either copy holds.
+  // A document's eFTI registrations live in its shard as long as it does;
+  // the sent mark that reached either copy holds, and the copy tried more
+  // often says where its chain of attempts is.
   efti_registrations: {
-    columns: ["id", "dataset_id", "document_uuid", "created_at", "sent_at"],
+    columns: [
+      "id",
+      "dataset_id",
+      "document_uuid",
+      "created_at",
+      "sent_at",
+      "attempts",
+      "next_attempt_at",
+      "last_status",
+      "parked_at",
+    ],
     onConflict:
       "ON CONFLICT (id) DO UPDATE SET sent_at = coalesce(sent_at, excluded.sent_at)",
   },

@@ -9,7 +9,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { ENVIRONMENTS } from "../schemas/environment";
-import { EVENT_TYPES } from "../schemas/event";
+import { ACCESSED_VIA, EVENT_TYPES } from "../schemas/event";
 import { ATTEMPT_ERRORS, DELIVERY_STATUSES } from "../schemas/event-result";
 
 // Every shard (DB_0 … DB_{S-1}) has every table; what a shard holds:
@@ -89,6 +89,8 @@ export const documents = sqliteTable(
     rectifiedByUuid: text("rectified_by_uuid"),
     deletedAt: integer("deleted_at"),
     deleteReason: text("delete_reason"),
+    // The first access, by its QR link or by an eFTI gate's read: from then
+    // on the document can no longer be deleted.
     firstQrAccessAt: integer("first_qr_access_at"),
     // The normalized request (the result's `data`) and the metadata, as JSON;
     // both null once the archiver moved them to R2 (archivedAt set).
@@ -106,8 +108,8 @@ export const documents = sqliteTable(
     expiresAt: integer("expires_at"),
     // When the archiver moved the body and audit trail to R2.
     archivedAt: integer("archived_at"),
-    // The QR access last written (audit row and event): a later one is
-    // written only a minute after it (qr-download.ts).
+    // The access last written (QR or gate: audit row and event): a later
+    // one is written only a minute after it (qr-access-writes.ts).
     lastQrAccessAt: integer("last_qr_access_at"),
   },
   (t) => [
@@ -260,11 +262,15 @@ export const opsCalls = sqliteTable(
 
 export type OpsCallRow = typeof opsCalls.$inferSelect;
 
-// Every request of an eFTI gate (/efti/v0, docs/efti.md "Gates"), answered or
-// refused, in DB_0: written when it arrives (a refusal with its status at
-// once), its status when answered (null: the answer was lost or the Worker
-// died). `gate` is the GATE_KEYRING version matched, null for a refusal.
-// Never a secret.
+// The audit trail of the eFTI gates (/efti/v0, docs/efti.md "Gates"), in
+// DB_0, append-only: a request let in is a row when it arrives (`entry`
+// "arrived", before it runs) and another when answered ("answered", its
+// status); a refusal is one row ("refused"). No row is ever updated or
+// deleted: each names the hash of the row before it (`previous_hash`) and
+// carries its own (`hash`, src/domain/operations/gate-call-chain.ts), so an
+// altered, removed or inserted row breaks the chain. Rows written before the
+// chain have no entry, operation or hash. `gate` is the GATE_KEYRING version
+// matched, null for a refusal. Never a secret.
 export const eftiGateCalls = sqliteTable(
   "efti_gate_calls",
   {
@@ -274,21 +280,70 @@ export const eftiGateCalls = sqliteTable(
     // X-Request-Id header), which Reg. 2025/2243 Art. 3(2)(c) has kept.
     gateRequestId: text("gate_request_id"),
     datasetId: text("dataset_id").notNull(),
-    // The subsetId values asked for, comma-separated as sent ("" for none).
+    // The subsetId values asked for, comma-separated ("" for none), bounded.
     subsets: text("subsets").notNull(),
     gate: text("gate"),
     clientIp: text("client_ip").notNull(),
     status: integer("status"),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
+    entry: text("entry", { enum: ["arrived", "answered", "refused"] }),
+    operation: text("operation", { enum: ["get_consignment", "follow_up"] }),
+    // The subsets served, normalised and comma-separated, on an answer that
+    // served a consignment; else null.
+    subsetsServed: text("subsets_served"),
+    previousHash: text("previous_hash"),
+    hash: text("hash"),
   },
   (t) => [
     index("efti_gate_calls_started_at_idx").on(t.startedAt),
     index("efti_gate_calls_dataset_idx").on(t.datasetId, t.id),
+    // An answer found by its request (the list; a lost insert's retry).
+    index("efti_gate_calls_request_idx").on(t.requestId),
   ],
 );
 
+// The refusals of the gates' interface beyond GATE_REFUSALS_KEPT a minute
+// from one network, which the trail does not keep a row each: one counter
+// per network and minute, in DB_0, so that a flood writes a bounded number
+// of rows and loses none.
+export const eftiGateRefusals = sqliteTable(
+  "efti_gate_refusals",
+  {
+    network: text("network").notNull(),
+    // The minute, in ms since the epoch (a multiple of 60,000).
+    minute: integer("minute").notNull(),
+    count: integer("count").notNull(),
+    firstStatus: integer("first_status").notNull(),
+    lastStatus: integer("last_status").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.minute] })],
+);
+
 export type EftiGateCallRow = typeof eftiGateCalls.$inferSelect;
+
+export const EFTI_READ_TYPES = ["efti_gate_read", "efti_exported"] as const;
+export type EftiReadType = (typeof EFTI_READ_TYPES)[number];
+
+// Reads of a document's eFTI data, in its audit trail beside audit_events
+// (whose type check names only the older events), in the document's shard:
+// a gate's read (written with its access, at most once a minute: `gate` its
+// GATE_KEYRING version) and its owner's exports (`credential_id`).
+// `dataset_id` is null for the owner's list of datasets.
+export const eftiReads = sqliteTable(
+  "efti_reads",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    documentUuid: text("document_uuid").notNull(),
+    type: text("type", { enum: EFTI_READ_TYPES }).notNull(),
+    datasetId: text("dataset_id"),
+    gate: text("gate"),
+    credentialId: text("credential_id"),
+    requestId: text("request_id").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+  },
+  (t) => [index("efti_reads_document_idx").on(t.documentUuid, t.occurredAt)],
+);
 
 // The follow-up messages gates post about a consignment, in its document's
 // shard: one per dataset and text (a gate's retry of the same message is the
@@ -336,8 +391,10 @@ const eventColumns = {
   rectifiesUuid: text("rectifies_uuid"),
   documentCreatedAt: integer("document_created_at"),
   transportDate: text("transport_date"),
-  // document.accessed: whether it was the document's first QR access (1/0).
+  // document.accessed: whether it was the document's first access (1/0),
+  // and how (null: qr, as every access was before gates read documents).
   firstAccess: integer("first_access", { mode: "boolean" }),
+  accessedVia: text("accessed_via", { enum: ACCESSED_VIA }),
   // ping: the endpoint it tests.
   endpointId: text("endpoint_id"),
   // document.efti_follow_up: the consignment, its shipment, the gate's text.
@@ -478,6 +535,7 @@ export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 // document writes one row per dataset of the version, in the document's
 // shard; the events queue's consumer PUTs each dataset's identifier
 // document, built from the document as it then is, and marks the row sent.
+// Kept as long as the document's row.
 export const eftiRegistrations = sqliteTable(
   "efti_registrations",
   {
@@ -487,6 +545,16 @@ export const eftiRegistrations = sqliteTable(
     createdAt: integer("created_at").notNull(),
     // When the gate answered 2xx; null until then.
     sentAt: integer("sent_at"),
+    // PUTs tried since it was written (or last sent again by the operations API).
+    attempts: integer("attempts").notNull().default(0),
+    // Not tried again before then: one chain of attempts a row, whoever
+    // sends it (its message or the cron). Null: due since created_at.
+    nextAttemptAt: integer("next_attempt_at"),
+    // The gate's status to the last failed PUT; null when no answer came.
+    lastStatus: integer("last_status"),
+    // When the gate refused it for good (a 4xx): never tried again until
+    // the operations API sends it again.
+    parkedAt: integer("parked_at"),
   },
   (t) => [
     index("efti_registrations_unsent_idx")
@@ -498,6 +566,9 @@ export const eftiRegistrations = sqliteTable(
     index("efti_registrations_sent_idx")
       .on(t.sentAt)
       .where(sql`${t.sentAt} IS NOT NULL`),
+    index("efti_registrations_parked_idx")
+      .on(t.parkedAt)
+      .where(sql`${t.parkedAt} IS NOT NULL`),
   ],
 );
 

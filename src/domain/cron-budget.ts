@@ -7,7 +7,7 @@
 // blocked), events whose announcement was lost and deliveries whose message
 // was (a caller's webhooks), eFTI registrations the gate has not taken,
 // the archiver, the events past their retention, the demo purge, the
-// operations API's old calls, the eFTI gates' old requests. A batch counts
+// operations API's old calls, the export of the eFTI gates' audit trail. A batch counts
 // each of its statements; a round is counted at its most before it is made.
 // The 5 left over are a margin.
 export const CRON_QUERY_LIMIT = 1000;
@@ -26,7 +26,8 @@ export const CRON_QUERY_SHARES = {
   // Shard 0 alone: thirteen rounds of 50 documents a run.
   demoSessions: 65,
   opsCalls: 10,
-  gateCalls: 5,
+  // A page of 5,000 rows a query: a day of up to 25,000 rows a run.
+  gateCallExports: 5,
 } as const;
 
 /** What one round of a task costs in D1 queries, and how many rows it takes at most. */

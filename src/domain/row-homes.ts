@@ -57,7 +57,11 @@ const byCredentialHome: Bucketed = {
 /** Every table, in the order the mover takes them: organizations first (every shard holds them, credentials join them). */
 export const ROW_HOMES: { organizations: EveryShard } & {
   [Table in MovedTable]: Bucketed;
-} & { ops_calls: Directory; efti_gate_calls: Directory } = {
+} & {
+  ops_calls: Directory;
+  efti_gate_calls: Directory;
+  efti_gate_refusals: Directory;
+} = {
   organizations: { home: "every shard" },
   credentials: {
     home: "key",
@@ -76,6 +80,7 @@ export const ROW_HOMES: { organizations: EveryShard } & {
   },
   documents: byDocument("uuid"),
   audit_events: byDocument("document_uuid"),
+  efti_reads: byDocument("document_uuid"),
   pending_pdf_objects: {
     home: "document",
     bucket: (row) => uuidBucket(uuidOfObjectKey(text(row, "object_key"))),
@@ -102,6 +107,7 @@ export const ROW_HOMES: { organizations: EveryShard } & {
   // The operations API's and the gates' audit trails.
   ops_calls: { home: "DB_0" },
   efti_gate_calls: { home: "DB_0" },
+  efti_gate_refusals: { home: "DB_0" },
 };
 
 type Declared = keyof typeof ROW_HOMES;

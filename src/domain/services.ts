@@ -2,6 +2,7 @@ import type { Clock } from "../clock";
 import type { Database } from "../db/client";
 import type { EventMessage } from "../schemas/event-message";
 import type { ArchiveStore } from "../storage/archive-store";
+import type { AuditExportStore } from "../storage/audit-export-store";
 import type { FontStore } from "../storage/font-store";
 import type { Keyring } from "../storage/keyring";
 import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
@@ -9,6 +10,7 @@ import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
 import type { Slots } from "./events/slots";
+import type { Subrequests } from "./free-plan";
 import type { RateLimits } from "./rate-limits";
 import type { WebhookSettings } from "./webhooks/webhook-settings";
 
@@ -33,8 +35,10 @@ export type SendToGate = (request: Request) => Promise<Response>;
 export interface EftiGate {
   /** Without a trailing slash: PUT {url}/v0/consignments/{datasetId}. */
   url: string;
-  /** Sent as `Authorization: Bearer …`; null: no header (outside production only). */
+  /** Sent as `Authorization: Bearer …`; null: no such header. */
   credential: string | null;
+  /** Sent as they are (EFTI_GATE_HEADERS), such as the reference gate's pre-authenticated user. */
+  headers: Readonly<Record<string, string>>;
 }
 
 /**
@@ -54,6 +58,8 @@ export interface Services {
   /** Settled documents' PDFs at the edge, for their QR links. */
   edgeCache: PdfEdgeCache;
   archives: ArchiveStore;
+  /** The daily exports of the gates' audit trail. */
+  auditExports: AuditExportStore;
   qrKeyring: Keyring;
   /** The PDF renderer (src/pdf), passed in so that tests can replace it. */
   renderPdf: RenderPdf;
@@ -69,6 +75,8 @@ export interface Services {
   /** EFTI_GATE_URL and its credential; null (the default): nothing is registered. */
   eftiGate: EftiGate | null;
   sendToGate: SendToGate;
+  /** What the invocation may still send to the internet: webhook POSTs and gate PUTs together. */
+  subrequests: Subrequests;
   demo: DemoConfig;
   /** Public origin of the links in results, such as `https://deca.example`. */
   baseUrl: string;

@@ -26,6 +26,10 @@ function buildOpsDocument(operations: readonly OperationContract[]) {
         description: "Data steps of a deploy or a shard change.",
       },
       { name: "audit", description: "The trail of this API's own calls." },
+      {
+        name: "efti",
+        description: "The registrations with the eFTI gate.",
+      },
     ],
     security: SUPPORT_SECRET,
     paths: pathItems(operations, inlineSchema),

@@ -42,9 +42,9 @@ const DELIVERY = `DeCA POSTs the event as JSON (\`Content-Type: application/json
 
 const RETRIED = `Not delivered: retried with backoff for ${RETRIED_FOR_DAYS} days.`;
 
-/** `document.issued` → `documentIssuedEvent`. */
+/** `document.efti_follow_up` → `documentEftiFollowUpEvent`: lowerCamelCase, as every operationId. */
 const operationIdOf = (type: string): string =>
-  `${type.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase())}Event`;
+  `${type.replace(/[._](\w)/g, (_, letter: string) => letter.toUpperCase())}Event`;
 
 /** The `webhooks` of the API's document: one POST per type of event. */
 export function webhookItems() {

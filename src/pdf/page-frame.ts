@@ -1,7 +1,8 @@
 import { degrees, type PDFPage } from "@cantoo/pdf-lib";
+import type { Environment } from "../schemas/environment";
 import type { PageCanvas } from "./drawing";
 import { boldOutline } from "./fonts";
-import type { DocumentWording } from "./i18n";
+import { CATALOGS, type DocumentWording } from "./i18n";
 import {
   clippedLines,
   drawLines,
@@ -17,12 +18,38 @@ import {
   COLORS,
   CONTENT_WIDTH,
   PAGE,
+  type TextStyle,
   type TextStyles,
   widthIn,
 } from "./styles";
 
-/** The word that marks a demo: in the header, across the page and in the title. */
-export const DEMO_MARK = "DEMO";
+/**
+ * How a document that no transport may use says so on every page: its word
+ * across the page and beside the page number, its "not valid" boxed beside
+ * the title, both before the title in the metadata.
+ */
+export interface Marking {
+  word: string;
+  notValid: string;
+}
+
+/** The marking of a document of `environment`: none for a live one. */
+export function markingOf(
+  environment: Environment,
+  wording: DocumentWording,
+): Marking | null {
+  switch (environment) {
+    case "live":
+      return null;
+    // Localized only, as docs/api.md, The demo, lists it.
+    case "demo":
+      return { word: "DEMO", notValid: wording.own.notValid };
+    // A test document may be printed and shown: the same Spanish words in
+    // every locale, which any inspector reads.
+    case "test":
+      return { word: "PRUEBAS", notValid: CATALOGS.es.notValid };
+  }
+}
 
 const LOGO_SIZE = 34;
 const GAP = 10;
@@ -55,36 +82,36 @@ export interface PageFrame {
   uuid: string;
   reference: string | null;
   qrUrl: string;
-  demo: boolean;
-  /** The document identifier and the reference, under the titles. */
+  marking: Marking | null;
+  /** The document identifier, under the titles. */
   identity: Line[];
+  /** The reference, under the identifier on pages 2 and after. */
+  headerReference: Line[];
   /** The legal basis, which closes every page. */
   footer: Line[];
 }
 
 export function pageFrame(
-  frame: Omit<PageFrame, "footer" | "identity">,
+  frame: Omit<PageFrame, "footer" | "identity" | "headerReference">,
 ): PageFrame {
   const { printed } = frame.wording;
   const { small } = frame.styles;
   return {
     ...frame,
-    // Two lines at most for the identifier, one for the reference (page 1
-    // prints it whole): the header's height is the same on every page.
-    identity: [
-      ...clippedLines(
-        `${printed.documentId}: ${frame.uuid}`,
-        small,
-        TEXT_WIDTH,
-        2,
-      ),
-      ...clippedLines(
-        `${printed.reference}: ${frame.reference ?? NOT_GIVEN}`,
-        small,
-        TEXT_WIDTH,
-        1,
-      ),
-    ],
+    // Two lines at most for the identifier, one for the reference: the
+    // header's height is the same on every page.
+    identity: clippedLines(
+      `${printed.documentId}: ${frame.uuid}`,
+      small,
+      TEXT_WIDTH,
+      2,
+    ),
+    headerReference: clippedLines(
+      `${printed.reference}: ${frame.reference ?? NOT_GIVEN}`,
+      small,
+      TEXT_WIDTH,
+      1,
+    ),
     footer: wrappedLines(printed.legalBasis, small, CONTENT_WIDTH),
   };
 }
@@ -99,10 +126,11 @@ export const contentArea = (frame: PageFrame): ContentArea => ({
 });
 
 /**
- * Header (logo, title with the Spanish title under it, "not valid" for a
- * demo, uuid, reference, page number and, after page 1, the QR code),
- * footer (legal basis) and, for a demo, the DEMO watermark, which goes
- * first so that the content prints over it.
+ * Header (logo, title with the Spanish title under it, the marking's "not
+ * valid", uuid, page number with the marking's word under it and, after
+ * page 1, the reference and the QR code), footer (legal basis) and the
+ * marking's word across the page, which goes first so that the content
+ * prints over it.
  */
 export function drawPageFrame(
   canvas: PageCanvas,
@@ -113,7 +141,8 @@ export function drawPageFrame(
   const { page } = canvas;
   const { styles } = frame;
   const { own, spanish, printed } = frame.wording;
-  if (frame.demo) drawWatermark(page);
+  const { marking } = frame;
+  if (marking) drawWatermark(page, marking.word);
 
   const top = TOP;
   const left = PAGE.margin;
@@ -131,15 +160,21 @@ export function drawPageFrame(
     bottom -= styles.label.leading;
     canvas.text(spanish.title, styles.label, textLeft, bottom);
   }
-  if (frame.demo) {
+  if (marking) {
     drawNotValid(
       canvas,
-      frame,
+      marking.notValid,
+      styles.notValid,
       textLeft + widthIn(title, styles.title) + GAP,
       top,
     );
   }
-  drawLines(canvas, frame.identity, { x: textLeft, width: TEXT_WIDTH }, bottom);
+  // Page 1 prints the reference once, whole, under the key facts.
+  const identity =
+    pageNumber === 1
+      ? frame.identity
+      : [...frame.identity, ...frame.headerReference];
+  drawLines(canvas, identity, { x: textLeft, width: TEXT_WIDTH }, bottom);
 
   const pageLabel = `${printed.page} ${pageNumber}/${pageCount}`;
   canvas.text(
@@ -149,12 +184,12 @@ export function drawPageFrame(
     top - styles.pageNumber.leading,
   );
 
-  if (frame.demo) {
+  if (marking) {
     // Also level with the text, where every reader and extractor finds it.
     canvas.text(
-      DEMO_MARK,
+      marking.word,
       styles.notValid,
-      right - widthIn(DEMO_MARK, styles.notValid),
+      right - widthIn(marking.word, styles.notValid),
       top - styles.pageNumber.leading - styles.notValid.leading,
     );
   }
@@ -177,16 +212,14 @@ export function drawPageFrame(
   drawLines(canvas, frame.footer, { x: left, width: CONTENT_WIDTH }, footerTop);
 }
 
-/** The localized "not valid" mark, boxed in red, its top-left corner at (x, top). */
+/** The "not valid" mark, boxed in red, its top-left corner at (x, top). */
 function drawNotValid(
   canvas: PageCanvas,
-  frame: PageFrame,
+  text: string,
+  style: TextStyle,
   x: number,
   top: number,
 ): void {
-  const style = frame.styles.notValid;
-  // Localized only, as docs/api.md, The demo, lists it.
-  const text = frame.wording.own.notValid;
   const padding = 5;
   const height = style.leading + 2;
   canvas.page.drawRectangle({
@@ -203,12 +236,12 @@ function drawNotValid(
 }
 
 /**
- * DEMO across the page, along its diagonal from bottom left to top right.
+ * `word` across the page, along its diagonal from bottom left to top right.
  * Drawn as shapes: extracted diagonal text would scatter its letters through
- * the document's text (the header carries DEMO as text).
+ * the document's text (the header carries the word as text).
  */
-function drawWatermark(page: PDFPage): void {
-  const { path, width } = boldOutline(DEMO_MARK, WATERMARK_SIZE);
+function drawWatermark(page: PDFPage, word: string): void {
+  const { path, width } = boldOutline(word, WATERMARK_SIZE);
   const angle = Math.atan2(PAGE.height, PAGE.width);
   const capHeight = WATERMARK_SIZE * 0.71;
   // Start the baseline so that the word's centre lands on the page's centre.

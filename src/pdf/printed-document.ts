@@ -1,9 +1,8 @@
+import { documentTimeZone } from "../domain/documents/origin-time-zone";
 import type { IssuedDocument } from "../domain/documents/render-port";
-import { type Shipment, shipmentsOf } from "../schemas/document-request";
 import { type Change, changedFields } from "./changed-fields";
 import { formatLocalTime } from "./format";
 import type { Messages } from "./i18n";
-import { originTimeZone } from "./origin-time-zone";
 import { type PrintedData, printedData } from "./printed-fields";
 
 /**
@@ -29,8 +28,7 @@ export interface PrintedDocument {
  * offset: the first shipment's, for a grouped document.
  */
 function timeOfIssue(document: IssuedDocument, messages: Messages): string {
-  const first = shipmentsOf(document.data)[0] as Shipment;
-  const zone = originTimeZone(first.origin);
+  const zone = documentTimeZone(document.data);
   const zoneName =
     zone === "Atlantic/Canary" ? messages.canaryTime : messages.peninsularTime;
   return formatLocalTime(document.createdAt, zone, zoneName);

@@ -7,7 +7,7 @@ import { documentContent } from "./document-content";
 import { type PdfDrawing, STREAM_DRAWING } from "./drawing";
 import { documentWording, LANGUAGE_TAGS } from "./i18n";
 import { paginate } from "./page-flow";
-import { contentArea, DEMO_MARK, drawPageFrame, pageFrame } from "./page-frame";
+import { contentArea, drawPageFrame, markingOf, pageFrame } from "./page-frame";
 import { printedDocument } from "./printed-document";
 import { PAGE, textStyles } from "./styles";
 
@@ -38,7 +38,7 @@ export async function drawDocumentPdf(
     uuid: input.uuid,
     reference: input.data.reference,
     qrUrl: input.qrUrl,
-    demo: input.demo,
+    marking: markingOf(input.environment, wording),
   });
 
   const area = contentArea(frame);
@@ -59,11 +59,14 @@ export async function drawDocumentPdf(
   });
 
   const created = new Date(input.createdAt);
-  // A demo says so wherever a reader lists the file, not only on its pages.
+  // A marked document says so wherever a reader lists the file or a browser
+  // opens it (its QR link), not only on its pages.
+  const { marking } = frame;
   const title = `${wording.own.title} ${input.uuid}`;
-  pdf.setTitle(input.demo ? `${DEMO_MARK} — ${title}` : title, {
-    showInWindowTitleBar: true,
-  });
+  pdf.setTitle(
+    marking ? `${marking.word} — ${marking.notValid} — ${title}` : title,
+    { showInWindowTitleBar: true },
+  );
   pdf.setLanguage(LANGUAGE_TAGS[input.locale]);
   pdf.setProducer(PRODUCER);
   pdf.setCreator(PRODUCER);

@@ -5,6 +5,7 @@ import {
   groupedShipmentsDataSchema,
   singleShipmentDataSchema,
 } from "./document-request";
+import { warningsField } from "./warning";
 
 // The responses' shapes (docs/api.md, Document result, List, Reading and status), for the OpenAPI document. The
 // transport data is described by the request schema itself: the normalized
@@ -67,6 +68,7 @@ const documentResultSchema = component(
       data: documentDataSchema,
       metadata: z.record(z.string(), z.unknown()).nullable(),
       document_locale: documentLocaleSchema,
+      warnings: warningsField,
     })
     .meta({ title: "Document" }),
 );
@@ -103,10 +105,11 @@ export const dryRunResultSchema = component(
         description:
           "The PDF rendered as a create would render it: its page count and size in bytes (the issued one's size may differ slightly: it carries its own uuid and QR link).",
       }),
+      warnings: warningsField,
     })
     .meta({
       description:
-        "What a create of the same body would hold as `data`, and the PDF it would render; nothing is issued.",
+        "What a create of the same body would hold as `data`, the PDF it would render and its warnings; nothing is issued.",
     }),
 );
 

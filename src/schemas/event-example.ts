@@ -62,7 +62,7 @@ export const EXAMPLE_EVENTS = {
     type: "document.accessed",
     created_at: ACCESSED_AT,
     environment: "live",
-    data: { ...CORRECTION, accessed_at: ACCESSED_AT, first: true },
+    data: { ...CORRECTION, accessed_at: ACCESSED_AT, first: true, via: "qr" },
   },
   "document.efti_follow_up": {
     id: "evt_8a2f4c6e0b1d3957a4c8e2f0",
@@ -161,7 +161,12 @@ export const EXAMPLE_REDELIVERY: EventDetail = {
   type: "document.accessed",
   created_at: SCANNED_AGAIN_AT,
   environment: "live",
-  data: { ...CORRECTION, accessed_at: SCANNED_AGAIN_AT, first: false },
+  data: {
+    ...CORRECTION,
+    accessed_at: SCANNED_AGAIN_AT,
+    first: false,
+    via: "qr",
+  },
   deliveries: [
     {
       endpoint_id: EXAMPLE_ENDPOINT_ID,

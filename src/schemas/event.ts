@@ -19,6 +19,10 @@ export const DOCUMENT_EVENT_TYPES = [
   "document.efti_follow_up",
 ] as const;
 
+/** How a document was accessed: its QR link opened, or an eFTI gate's read of its data. */
+export const ACCESSED_VIA = ["qr", "efti_gate"] as const;
+export type AccessedVia = (typeof ACCESSED_VIA)[number];
+
 /** Every type of event: the document's, and the test an endpoint is sent. */
 export const EVENT_TYPES = [...DOCUMENT_EVENT_TYPES, "ping"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -98,10 +102,14 @@ const documentAccessedEvent = component(
       accessed_at: timestamp,
       first: z.boolean().meta({
         description:
-          "The document's first QR access: from then on it can no longer be deleted. It is always sent; a later access is sent only a minute or more after the last one sent for the document, so scans in between send nothing.",
+          "The document's first access: from then on it can no longer be deleted. It is always sent; a later access is sent only a minute or more after the last one sent for the document, so accesses in between send nothing.",
+      }),
+      via: z.enum(ACCESSED_VIA).meta({
+        description:
+          "How it was accessed: `qr`, its QR link opened its PDF; `efti_gate`, an authority's eFTI gate read its data (docs/efti.md, Gates).",
       }),
     }),
-    "The document's QR link opened its PDF (an inspector's scan, or anyone holding the link).",
+    "The document was accessed: its QR link opened its PDF (an inspector's scan, or anyone holding the link), or an authority's eFTI gate read its data.",
   ),
 );
 

@@ -48,7 +48,7 @@ const integerParameter = (
     .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
 
 // The most entries a page of a list holds.
-const MAX_PAGE_LIMIT = 100;
+export const MAX_PAGE_LIMIT = 100;
 
 /** A list's `limit`: 1..100, `fallback` when absent. */
 export const limitParameter = (fallback: number) =>

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { documentLocaleSchema } from "./document-locale";
 import { KEY_ENVIRONMENTS } from "./environment";
-import { limitParameter, singleValued } from "./list-query";
+import { limitParameter, MAX_PAGE_LIMIT, singleValued } from "./list-query";
 import { webhookEndpointPath } from "./webhook-endpoint";
 
 // The bodies and answers of the operations API (/ops/v1, docs/operations.md),
@@ -85,6 +85,8 @@ export const documentAuditSchema = z.strictObject({
       occurred_at: z.string(),
       type: z.string(),
       credential_id: z.string().nullable(),
+      gate: z.string().nullable(),
+      dataset_id: z.string().nullable(),
       request_id: z.string(),
       source: z.enum(["d1", "archive"]),
     }),
@@ -177,28 +179,139 @@ export const gateCallListQuerySchema = z.object({
   ),
 });
 
+const GATE_OPERATIONS = ["get_consignment", "follow_up"] as const;
+export type GateOperation = (typeof GATE_OPERATIONS)[number];
+
+const gateCallFields = {
+  request_id: z.string().meta({
+    description:
+      "This service's id of the request (its answer's X-Request-Id).",
+  }),
+  gate_request_id: z.string().nullable().meta({
+    description:
+      "The gate's own id of the request, as it sent it (its `requestId` parameter, else its `X-Request-Id` header; at most 64 characters), or null.",
+  }),
+  dataset_id: z.string(),
+  subsets: z.array(z.string()).meta({
+    description:
+      "The `subsetId` values asked for, split at commas (at most 12, each at most 64 characters).",
+  }),
+  subsets_served: z.array(z.string()).nullable().meta({
+    description:
+      "The subsets the answer served, normalised (`full` as the subsets it stands for), or null: no consignment served.",
+  }),
+  gate: z.string().nullable(),
+  client_ip: z.string(),
+  status: z.int().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+};
+
 export const gateCallListSchema = z.strictObject({
   data: z.array(
     z.strictObject({
       id: z.int(),
-      request_id: z.string().meta({
+      operation: z.enum(GATE_OPERATIONS).nullable().meta({
         description:
-          "This service's id of the request (its answer's X-Request-Id).",
+          "What the gate asked: a consignment or a follow-up (null on a row written before it was recorded).",
       }),
-      gate_request_id: z.string().nullable().meta({
-        description:
-          "The gate's own id of the request, as it sent it (its `requestId` parameter, else its `X-Request-Id` header; at most 64 characters), or null.",
-      }),
-      dataset_id: z.string(),
-      subsets: z.array(z.string()),
-      gate: z.string().nullable(),
-      client_ip: z.string(),
-      status: z.int().nullable(),
-      started_at: z.string(),
-      finished_at: z.string().nullable(),
+      ...gateCallFields,
     }),
   ),
   has_more: z.boolean(),
 });
 
+const GATE_CALL_ENTRIES = ["arrived", "answered", "refused"] as const;
+
+/** A row of the trail's chain as it is hashed, verified and exported. */
+const gateCallRecordSchema = z.strictObject({
+  id: z.int(),
+  entry: z.enum(GATE_CALL_ENTRIES).meta({
+    description:
+      "`arrived`: a request let in, written before it runs; `answered`: its answer; `refused`: a refusal (401, 403).",
+  }),
+  operation: z.enum(GATE_OPERATIONS),
+  ...gateCallFields,
+  previous_hash: z.string().meta({
+    description:
+      "The `hash` of the row before it in the chain (64 zeros for the first).",
+  }),
+  hash: z.string().meta({
+    description:
+      "SHA-256 (hex) of the row's fields but `id` and `hash`, as a JSON array in this order, `previous_hash` last.",
+  }),
+});
+
+export type GateCallRecord = z.output<typeof gateCallRecordSchema>;
+
+export const gateCallChainQuerySchema = z.object({
+  limit: limitParameter(MAX_PAGE_LIMIT),
+  starting_after: gateCallListQuerySchema.shape.starting_after,
+});
+
+export const gateCallChainPageSchema = z.strictObject({
+  data: z.array(gateCallRecordSchema),
+  has_more: z.boolean(),
+});
+
+export type GateCallChainPage = z.output<typeof gateCallChainPageSchema>;
+
 export type GateCallList = z.output<typeof gateCallListSchema>;
+
+export const REGISTRATION_STATES = ["parked", "unsent"] as const;
+
+export const registrationListQuerySchema = z.object({
+  state: singleValued(
+    z.enum(REGISTRATION_STATES).meta({
+      description:
+        "`parked`: refused by the gate for good (a 4xx other than 408, 425 and 429), never tried again until sent again by `POST /ops/v1/efti/registrations/retry`. `unsent`: waiting for their next attempt.",
+    }),
+  ),
+  limit: limitParameter(50),
+  dataset_id: singleValued(
+    z.string().min(1).max(64).optional().meta({
+      description: "Only this dataset's registrations.",
+    }),
+  ),
+});
+
+export const registrationListSchema = z.strictObject({
+  data: z.array(
+    z.strictObject({
+      id: z.string(),
+      dataset_id: z.string(),
+      document_uuid: z.string(),
+      created_at: z.string().meta({
+        description: "When the fact that registers it committed.",
+      }),
+      attempts: z.int().meta({
+        description:
+          "PUTs tried since it was written or last sent again by the operations API.",
+      }),
+      last_status: z.int().nullable().meta({
+        description:
+          "The gate's status to the last failed PUT; null when none answered.",
+      }),
+      next_attempt_at: z.string().nullable().meta({
+        description:
+          "Not tried before then; null: due (or parked). The cron takes a row a minute past it.",
+      }),
+      parked_at: z.string().nullable(),
+    }),
+  ),
+  has_more: z.boolean(),
+});
+
+export type RegistrationList = z.output<typeof registrationListSchema>;
+
+export const registrationRetryRequestSchema = z.strictObject({
+  /** Only this dataset's parked registrations; absent: any. */
+  dataset_id: z.string().min(1).max(64).optional(),
+});
+
+export const registrationRetrySchema = z.strictObject({
+  retried: z.int().meta({
+    description:
+      "How many parked registrations are sent again; call again until it is 0.",
+  }),
+});

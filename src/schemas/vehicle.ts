@@ -68,6 +68,10 @@ const foreignRegistration = (
   },
 });
 
+/** What the trailer is, when the request says (eFTI's transport equipment category, docs/efti.md). */
+const TRAILER_KINDS = ["trailer", "semi_trailer"] as const;
+export type TrailerKind = (typeof TRAILER_KINDS)[number];
+
 /** Vehicle (docs/api.md, Vehicle): the tractor or lorry and, if any, its trailer. */
 export const vehicleSchema = z
   .strictObject({
@@ -75,6 +79,12 @@ export const vehicleSchema = z
     registration: registration("vehicle"),
     trailer_country: optional(countryCode),
     trailer_registration: optional(registration("trailer")),
+    // Absent from the normalized data when not sent (null too), so that the
+    // bodies without it keep their stored form and request hash.
+    trailer_kind: z.enum(TRAILER_KINDS).nullish().meta({
+      description:
+        "What the trailer is: `trailer` (a full trailer, drawn by a drawbar) or `semi_trailer` (its front rests on the tractor); Spain's R plates are both. Only with a trailer (422 INVALID_VALUE otherwise). Not printed: it is eFTI data (the trailer's equipment category, docs/efti.md). Not sent or null: the trailer is not said to be either, and eFTI's generic trailer code is written.",
+    }),
   })
   .check(
     registrationMatchesCountry("country", "registration", "vehicle"),
@@ -92,6 +102,17 @@ export const vehicleSchema = z
           "Send both trailer_country and trailer_registration, or neither.",
         params: { code: "BOTH_OR_NEITHER" },
         when: fieldsAreValid("trailer_country", "trailer_registration"),
+      },
+    ),
+    z.refine(
+      (vehicle) =>
+        vehicle.trailer_kind == null || vehicle.trailer_registration !== null,
+      {
+        path: ["trailer_kind"],
+        message:
+          "trailer_kind says what the trailer is: send it with trailer_country and trailer_registration.",
+        params: { code: "INVALID_VALUE" },
+        when: fieldsAreValid("trailer_registration", "trailer_kind"),
       },
     ),
   )
@@ -122,4 +143,11 @@ export const vehicleSchema = z
     ],
     description:
       "trailer_country and trailer_registration: both or neither (422 BOTH_OR_NEITHER otherwise).",
-  });
+  })
+  .transform(
+    ({
+      trailer_kind,
+      ...vehicle
+    }): typeof vehicle & { trailer_kind?: TrailerKind } =>
+      trailer_kind == null ? vehicle : { ...vehicle, trailer_kind },
+  );

@@ -219,7 +219,7 @@ export function gateUrlRefusal(
       return "must be an http(s):// URL, or empty (off)";
     }
     if (url.username !== "" || url.password !== "") {
-      return "must not carry a user name or password (EFTI_GATE_CREDENTIAL is the gate's credential)";
+      return "must not carry a user name or password (EFTI_GATE_CREDENTIAL and EFTI_GATE_HEADERS authenticate to the gate)";
     }
     if (forbiddenRange(url.hostname)?.kind !== LOOPBACK) {
       return "must name a loopback host (127.0.0.1, [::1], localhost) outside production";

@@ -22,6 +22,7 @@ import {
   purgeDemoSessionRows,
   purgeDocumentRows,
 } from "../../src/db/demo-sessions";
+import { recordAccess } from "../../src/db/document-accesses";
 import {
   commitCorrection,
   commitCreatedDocument,
@@ -45,14 +46,26 @@ import {
 } from "../../src/db/documents";
 import { keepFollowUp } from "../../src/db/efti-follow-ups";
 import {
-  finishGateCall,
+  appendGateCall,
+  chainRows,
+  chainTip,
+  countRefusal,
+  gateCallAnswers,
+  gateCallWritten,
   listGateCalls,
-  recordGateCall,
 } from "../../src/db/efti-gate-calls";
 import {
+  eftiReadsOfDocument,
+  insertEftiReadIf,
+  recordEftiRead,
+} from "../../src/db/efti-reads";
+import {
   findStaleUnsentDocuments,
-  findUnsentRegistrations,
+  listRegistrations,
   markRegistrationsSent,
+  recordFailedAttempt,
+  takeDueRegistrations,
+  unparkRegistrations,
 } from "../../src/db/efti-registrations";
 import {
   findEventDeliveries,
@@ -89,7 +102,6 @@ import {
   findStalePendingPdfObjects,
   insertPendingPdfObject,
 } from "../../src/db/pending-pdf-objects";
-import { recordQrAccess } from "../../src/db/qr-accesses";
 import {
   copyOrganizationsPage,
   copyRows,
@@ -226,6 +238,7 @@ const planEvent = {
   documentCreatedAt: original.createdAt,
   transportDate: original.transportDate,
   firstAccess: null,
+  accessedVia: null,
   endpointId: null,
 };
 const scope = { organizationId: "org_plan", environment: "test" } as const;
@@ -318,7 +331,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { ...correction, rectifiesUuid: original.uuid },
       by,
       undefined,
-      PLAN_DATASETS,
+      { version: PLAN_DATASETS, original: PLAN_DATASETS },
     ),
   async reserveForCorrection(db) {
     await reserveForCorrection(db, correctionReservation);
@@ -371,12 +384,32 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   findQrLinkTarget: (db) => findQrLinkTarget(db, original.uuid),
   findDocumentByUuid: (db) => findDocumentByUuid(db, original.uuid),
   documentExists: (db) => documentExists(db, original.uuid),
-  recordQrAccess: (db) =>
-    recordQrAccess(db, correction.uuid, {
-      at: NOW,
+  async recordAccess(db) {
+    const access = { at: NOW, lastWrittenBy: NOW - 60_000 };
+    await recordAccess(db, correction.uuid, {
+      ...access,
       requestId: "req_qr",
-      lastWrittenBy: NOW - 60_000,
+      via: "qr",
+    });
+    await recordAccess(db, correction.uuid, {
+      ...access,
+      requestId: "req_gate",
+      via: "efti_gate",
+      datasetId: "plan-dataset",
+      gate: "plan-gate",
+    });
+  },
+  recordEftiRead: (db) =>
+    recordEftiRead(db, {
+      documentUuid: original.uuid,
+      type: "efti_exported",
+      datasetId: null,
+      gate: null,
+      credentialId: by.credentialId,
+      requestId: "req_export",
+      occurredAt: NOW,
     }),
+  eftiReadsOfDocument: (db) => eftiReadsOfDocument(db, original.uuid),
   markDeleted: (db) =>
     markDeleted(
       db,
@@ -396,6 +429,20 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
     insertAuditEventIf(
       db,
       { ...by, documentUuid: original.uuid, type: "retried", occurredAt: NOW },
+      sql`${documents.deletedAt} IS NULL`,
+    ),
+  insertEftiReadIf: async (db) =>
+    insertEftiReadIf(
+      db,
+      {
+        documentUuid: original.uuid,
+        type: "efti_gate_read",
+        datasetId: "plan-dataset",
+        gate: "plan-gate",
+        credentialId: null,
+        requestId: "req_plan",
+        occurredAt: NOW,
+      },
       sql`${documents.deletedAt} IS NULL`,
     ),
   insertPendingDeletionMarkIf: async (db) =>
@@ -435,6 +482,7 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       documentCreatedAt: null,
       transportDate: null,
       firstAccess: null,
+      accessedVia: null,
       endpointId: "we_plan",
       datasetId: null,
       shipment: null,
@@ -514,22 +562,38 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   },
   finishOpsCall: (db) => finishOpsCall(db, 1, { status: 200, finishedAt: NOW }),
   latestOpsCalls: (db) => latestOpsCalls(db, 200),
-  async recordGateCall(db) {
-    const id = await recordGateCall(db, {
-      requestId: "req_plan",
-      gateRequestId: "gate-plan",
-      datasetId: "plan-dataset",
-      subsets: "ES01",
-      gate: "plan-gate",
-      clientIp: "192.0.2.1",
-      status: null,
-      startedAt: NOW,
-      finishedAt: null,
-    });
-    await finishGateCall(db, id, { status: 200, finishedAt: NOW });
+  chainTip: (db) => chainTip(db),
+  appendGateCall: (db) =>
+    appendGateCall(
+      db,
+      {
+        requestId: "req_plan",
+        gateRequestId: "gate-plan",
+        datasetId: "plan-dataset",
+        subsets: "ES01",
+        gate: "plan-gate",
+        clientIp: "192.0.2.1",
+        status: null,
+        startedAt: NOW,
+        finishedAt: null,
+        entry: "arrived",
+        operation: "get_consignment",
+        subsetsServed: null,
+        previousHash: "0".repeat(64),
+        hash: "1".repeat(64),
+      },
+      "0".repeat(64),
+    ),
+  gateCallWritten: (db) => gateCallWritten(db, "req_plan", "answered"),
+  gateCallAnswers: (db) => gateCallAnswers(db, ["req_plan", "req_plan_2"]),
+  async chainRows(db) {
+    await chainRows(db, { limit: 101 });
+    await chainRows(db, { limit: 101, after: 10 });
+    await chainRows(db, { limit: 5001, from: NOW - 86_400_000, to: NOW });
+    await chainRows(db, { limit: 5001, after: 10, from: NOW - 1, to: NOW });
   },
-  finishGateCall: (db) =>
-    finishGateCall(db, 1, { status: 200, finishedAt: NOW }),
+  countRefusal: (db) =>
+    countRefusal(db, { network: "192.0.2.1", minute: NOW, status: 401 }),
   async listGateCalls(db) {
     await listGateCalls(db, { limit: 51 });
     await listGateCalls(db, { limit: 51, before: 10 });
@@ -555,7 +619,6 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
   async deleteRowsBefore(db) {
     await deleteRowsBefore(db, "document_summaries", NOW, 50);
     await deleteRowsBefore(db, "ops_calls", NOW, 500);
-    await deleteRowsBefore(db, "efti_gate_calls", NOW, 500);
   },
   upsertMasterOrganization: async (db) => {
     await upsertMasterOrganization(db, planOrganization, false);
@@ -620,14 +683,21 @@ const exercises: Record<string, (db: Database) => Promise<unknown>> = {
       { table: "webhook_deliveries", column: "event_id", values: ["evt_none"] },
       { table: "webhook_attempts", column: "event_id", values: ["evt_none"] },
     ]),
-  findUnsentRegistrations: (db) => findUnsentRegistrations(db, [original.uuid]),
+  takeDueRegistrations: (db) =>
+    takeDueRegistrations(db, [original.uuid], NOW, NOW + 1),
   findStaleUnsentDocuments: (db) => findStaleUnsentDocuments(db, NOW + 1, 50),
-  markRegistrationsSent: async (db) =>
-    markRegistrationsSent(
-      db,
-      (await findUnsentRegistrations(db, [original.uuid])).map((row) => row.id),
-      NOW,
-    ),
+  markRegistrationsSent: (db) => markRegistrationsSent(db, ["reg_plan"], NOW),
+  recordFailedAttempt: (db) =>
+    recordFailedAttempt(db, ["reg_plan"], { status: 400, at: NOW, next: null }),
+  listRegistrations: async (db) => {
+    await listRegistrations(db, { state: "parked", limit: 50 });
+    await listRegistrations(db, {
+      state: "unsent",
+      datasetId: "none",
+      limit: 50,
+    });
+  },
+  unparkRegistrations: (db) => unparkRegistrations(db, { limit: 100 }),
   findUnrelayedEvents: (db) => findUnrelayedEvents(db, [original.uuid]),
   findStaleUnrelayedDocuments: (db) => findStaleUnrelayedDocuments(db, NOW, 50),
   async relayToHome(db) {

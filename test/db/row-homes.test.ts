@@ -30,6 +30,6 @@ describe("where every table's rows live", () => {
       Object.entries(ROW_HOMES)
         .filter(([, { home }]) => home === "DB_0")
         .map(([table]) => table),
-    ).toEqual(["ops_calls", "efti_gate_calls"]);
+    ).toEqual(["ops_calls", "efti_gate_calls", "efti_gate_refusals"]);
   });
 });

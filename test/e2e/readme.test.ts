@@ -47,6 +47,7 @@ describe("README", () => {
       'cd "$(mktemp -d)"',
       '-X POST "$BASE/api/v1/documents"',
       "/api/v1/documents/$UUID/pdf",
+      "/api/v1/documents/$NEW_UUID/pdf",
       '"$QR_URL"',
       "/api/v1/documents/$UUID/qr",
       "/qr?format=png",
@@ -86,7 +87,13 @@ describe("README", () => {
     expect(stdout).toContain('{"status":"active"}');
     expect(stdout).toMatch(/\b204\n/);
     expect(stdout).toContain('"total":1,');
-    for (const pdf of ["documento.pdf", "qr.pdf", "demo.pdf"]) {
+    // The correction's PDF, downloaded before the correction is deleted.
+    for (const pdf of [
+      "documento.pdf",
+      "correccion.pdf",
+      "qr.pdf",
+      "demo.pdf",
+    ]) {
       const bytes = await readFile(join(files, pdf));
       expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     }
@@ -100,9 +107,15 @@ describe("README", () => {
     expect(correction.rectifies_uuid).toMatch(/^[0-9a-f-]{36}$/);
     const readJson = async (name: string) =>
       JSON.parse(await readFile(join(files, name), "utf8"));
-    const [check, route] = await Promise.all(
-      ["route-check.json", "route-document.json"].map(readJson),
+    const [document, check, route] = await Promise.all(
+      ["document.json", "route-check.json", "route-document.json"].map(
+        readJson,
+      ),
     );
+    // Dated today at the origin, whatever day the reader runs it: no warning.
+    expect(document).not.toHaveProperty("warnings");
+    expect(correction).not.toHaveProperty("warnings");
+    expect(check).not.toHaveProperty("warnings");
     expect(check.data.shipments).toHaveLength(2);
     expect(check.pdf.pages).toBeGreaterThan(0);
     expect(route.data).toEqual(check.data);

@@ -13,6 +13,7 @@ import {
   refusedStart,
   startService,
 } from "../../scripts/lib/commands";
+import { readDevVars } from "../../scripts/lib/dev-vars";
 import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 
 // One local service, as a new user starts it, on its own state folder.
@@ -367,6 +368,25 @@ describe("npm run keys -- --url", () => {
         }),
       ],
     });
+  });
+
+  it("verifies the gates' audit trail's chain", async () => {
+    // A gate's refused and answered requests, each a row of the chain.
+    const keyring = JSON.parse((await readDevVars()).GATE_KEYRING ?? "") as {
+      current: string;
+      keys: Record<string, string>;
+    };
+    const consignment = "/efti/v0/consignments/unknown?subsetId=full";
+    expect((await api(consignment, "wrong")).status).toBe(401);
+    expect((await api(consignment, keyring.keys[keyring.current])).status).toBe(
+      404,
+    );
+    const verified = json(await keysAt(local(), "verify-audit"));
+    expect(verified).toEqual({
+      verified_rows: expect.any(Number),
+      broken: null,
+    });
+    expect(verified.verified_rows).toBeGreaterThanOrEqual(3);
   });
 
   it("refuses a wrong support secret and asks for one off loopback", async () => {

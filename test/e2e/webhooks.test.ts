@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   fullRequest,
@@ -10,6 +11,7 @@ import {
 } from "../../fixtures/requests";
 import {
   apiClient,
+  freePort,
   keys,
   type RunningService,
   startService,
@@ -50,10 +52,15 @@ afterAll(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-/** Waits until `ready` holds, or fails after `ms` saying what it waited for. */
-async function until(what: string, ready: () => boolean, ms = 60_000) {
+/** Waits until `ready` holds (after each `poll`), or fails after `ms` saying what it waited for. */
+async function until(
+  what: string,
+  ready: () => boolean,
+  ms = 60_000,
+  poll: () => Promise<void> = async () => {},
+) {
   const deadline = Date.now() + ms;
-  while (!ready()) {
+  for (await poll(); !ready(); await poll()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -82,9 +89,9 @@ async function createEndpoint(url: string, events: string[] = ["*"]) {
   return (await response.json()) as { id: string; secret: string };
 }
 
-const json = async (response: Response) => {
+const json = async <Body = Record<string, string>>(response: Response) => {
   expect(response.status).toBeLessThan(300);
-  return (await response.json()) as Record<string, string>;
+  return (await response.json()) as Body;
 };
 
 /** A minimal document issued, then deleted (204): two facts, two events. */
@@ -224,42 +231,88 @@ describe("events delivered as signed webhooks", () => {
   });
 });
 
+/** `npm run webhooks:listen -- ARGS` under `key`, read from DECA_API_KEY. */
+function listen(...args: string[]) {
+  const child: ChildProcess = spawn(
+    "npm",
+    [
+      "run",
+      "--silent",
+      "webhooks:listen",
+      "--",
+      "--url",
+      `http://localhost:${service.port}`,
+      ...args,
+    ],
+    { detached: true, env: { ...process.env, DECA_API_KEY: key } },
+  );
+  const listener = {
+    stdout: "",
+    stderr: "",
+    exited: new Promise<number>((resolve) =>
+      child.once("exit", (code) => resolve(code ?? -1)),
+    ),
+    /** Ctrl-C, then its exit. */
+    stop: async () => {
+      if (child.exitCode === null)
+        process.kill(-(child.pid as number), "SIGINT");
+      return listener.exited;
+    },
+  };
+  child.stdout?.on("data", (chunk: Buffer) => {
+    listener.stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    listener.stderr += chunk.toString();
+  });
+  return listener;
+}
+
+/** The listener's endpoint, as the endpoints API lists it. */
+async function listenerEndpoints() {
+  const listed = await json<{
+    data: Array<{ id: string; description: string; enabled: boolean }>;
+  }>(await api("/api/v1/webhook-endpoints"));
+  return listed.data.filter(
+    (endpoint) => endpoint.description === "npm run webhooks:listen",
+  );
+}
+
+/** The id of the event `type` of `uuid`, once the events API lists it. */
+async function eventOf(type: string, uuid: string): Promise<string> {
+  let id: string | undefined;
+  await until(
+    `the ${type} of ${uuid} listed`,
+    () => id !== undefined,
+    60_000,
+    async () => {
+      const page = await json<{ data: Array<{ id: string }> }>(
+        await api(`/api/v1/events?type=${type}&document_uuid=${uuid}`),
+      );
+      id = page.data[0]?.id;
+    },
+  );
+  return id as string;
+}
+
+const issue = async () =>
+  json(
+    await api("/api/v1/documents", {
+      method: "POST",
+      body: JSON.stringify(minimalRequest()),
+    }),
+  );
+
 describe("npm run webhooks:listen", () => {
-  it("registers a loopback endpoint, prints each verified event, and deletes it on Ctrl-C", async () => {
-    const listener: ChildProcess = spawn(
-      "npm",
-      [
-        "run",
-        "--silent",
-        "webhooks:listen",
-        "--",
-        "--key",
-        key,
-        "--url",
-        `http://localhost:${service.port}`,
-      ],
-      { detached: true },
-    );
-    let stdout = "";
-    let stderr = "";
-    listener.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    listener.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+  it("registers a loopback endpoint, prints each verified event, and disables it on Ctrl-C", async () => {
+    const listener = listen();
     try {
-      await until("the listener", () => /Listening on/.test(stderr));
-      const document = await json(
-        await api("/api/v1/documents", {
-          method: "POST",
-          body: JSON.stringify(minimalRequest()),
-        }),
-      );
+      await until("the listener", () => /Listening on/.test(listener.stderr));
+      const document = await issue();
       await until("the printed event", () =>
-        stdout.includes(document.uuid as string),
+        listener.stdout.includes(document.uuid as string),
       );
-      const printed = stdout
+      const printed = listener.stdout
         .trim()
         .split("\n")
         .map(
@@ -273,15 +326,228 @@ describe("npm run webhooks:listen", () => {
         }),
       );
     } finally {
-      const exited = new Promise((resolve) => listener.once("exit", resolve));
-      process.kill(-(listener.pid as number), "SIGINT");
-      await exited;
+      await listener.stop();
     }
-    const endpoints = await json(await api("/api/v1/webhook-endpoints"));
-    expect(endpoints.data).toEqual(
-      expect.not.arrayContaining([
-        expect.objectContaining({ description: "npm run webhooks:listen" }),
-      ]),
-    );
+    // Kept, with its secret, for the next run; sent nothing meanwhile.
+    expect(await listenerEndpoints()).toEqual([
+      expect.objectContaining({ enabled: false }),
+    ]);
   });
+
+  it("forwards each delivery unchanged to --forward-to, signed with the secret --print-secret shows, and replays past events by --since and by id", async () => {
+    const printed = listen("--print-secret");
+    expect(await printed.exited).toBe(0);
+    const secret = printed.stdout.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    // The same secret on every run, for one endpoint.
+    const again = listen("--print-secret");
+    expect(await again.exited).toBe(0);
+    expect(again.stdout.trim()).toBe(secret);
+
+    // Two past events: one named by its id, one after --since.
+    const named = await issue();
+    const namedEvent = await eventOf("document.issued", named.uuid as string);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const since = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const recent = await issue();
+    const recentEvent = await eventOf("document.issued", recent.uuid as string);
+
+    // The integrator's receiver, verifying by the Standard Webhooks algorithm.
+    const { receiver, secrets } = await receiverWith();
+    secrets.push(secret);
+    const listener = listen(
+      "--forward-to",
+      receiver.url,
+      "--since",
+      since,
+      "--events",
+      namedEvent,
+    );
+    try {
+      await until("the listener", () => /Listening on/.test(listener.stderr));
+      const live = await issue();
+      const liveEvent = await eventOf("document.issued", live.uuid as string);
+      const wanted = [namedEvent, recentEvent, liveEvent];
+      await until("the forwarded deliveries", () =>
+        wanted.every((id) =>
+          receiver.deliveries.some((delivery) => delivery.id === id),
+        ),
+      );
+      for (const id of wanted) {
+        const delivery = receiver.deliveries.find((each) => each.id === id);
+        expect(delivery?.verifiedBy).toEqual([0]);
+        expect(delivery?.status).toBe(200);
+        // The service's own headers, not the forwarder's.
+        expect(delivery?.headers["user-agent"]).toBe("DeCA-Webhooks/1");
+      }
+      // Nothing before --since but the event named.
+      expect(
+        receiver.deliveries.every((delivery) => wanted.includes(delivery.id)),
+      ).toBe(true);
+      await until("the receiver's answer printed", () =>
+        listener.stderr.includes(`${liveEvent} → ${receiver.url}: 200`),
+      );
+    } finally {
+      await listener.stop();
+    }
+    expect(await listenerEndpoints()).toHaveLength(1);
+  });
+});
+
+/** The receivers of docs/webhooks.md, each run as the docs say, on PORT. */
+const RECEIVERS = [
+  { language: "Node", command: "node", args: ["docs/receivers/receiver.mjs"] },
+  {
+    language: "Python",
+    command: "python3",
+    args: ["docs/receivers/receiver.py"],
+  },
+  {
+    language: "PHP",
+    command: "php",
+    args: (port: number) => [
+      "-S",
+      `127.0.0.1:${port}`,
+      "docs/receivers/receiver.php",
+    ],
+  },
+  { language: "Java", command: "java", args: ["docs/receivers/Receiver.java"] },
+  {
+    language: "C#",
+    command: "dotnet",
+    args: ["run", "docs/receivers/Receiver.cs"],
+  },
+].map((receiver) => ({
+  ...receiver,
+  present:
+    spawnSync("sh", ["-c", `command -v ${receiver.command}`]).status === 0,
+}));
+
+describe.each(RECEIVERS)(
+  "the $language receiver of docs/webhooks.md",
+  (sample) => {
+    if (!sample.present) {
+      console.warn(
+        `${sample.language} receiver not run: no ${sample.command} on this machine`,
+      );
+    }
+    it.runIf(sample.present)(
+      "accepts a genuine delivery and refuses a tampered or stale one",
+      async () => {
+        const port = await freePort();
+        const endpoint = await createEndpoint(
+          `http://127.0.0.1:${port}/webhooks`,
+          QUIET,
+        );
+        const args =
+          typeof sample.args === "function" ? sample.args(port) : sample.args;
+        const child = spawn(sample.command, args, {
+          detached: true,
+          env: {
+            ...process.env,
+            PORT: String(port),
+            DECA_WEBHOOK_SECRET: endpoint.secret,
+          },
+        });
+        let output = "";
+        child.stdout?.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        child.stderr?.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+        });
+        const post = (headers: Record<string, string>, body: string) =>
+          fetch(`http://127.0.0.1:${port}/webhooks`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", ...headers },
+            body,
+          });
+        try {
+          // Ready once it answers (a 400 to a GET), or failed once it exited.
+          let answered = false;
+          await until(
+            `the ${sample.language} receiver`,
+            () => answered || child.exitCode !== null,
+            60_000,
+            async () => {
+              answered = await fetch(`http://127.0.0.1:${port}/webhooks`).then(
+                () => true,
+                () => false,
+              );
+            },
+          );
+          expect(child.exitCode, output).toBeNull();
+          // A real delivery: the service's ping, delivered once the receiver answers 2xx.
+          const ping = await json(
+            await api(`/api/v1/webhook-endpoints/${endpoint.id}/test`, {
+              method: "POST",
+            }),
+          );
+          let status = "";
+          await until(
+            "the ping delivered",
+            () => status === "delivered",
+            60_000,
+            async () => {
+              const event = await json<{
+                deliveries: Array<{ status: string }>;
+              }>(await api(`/api/v1/events/${ping.id}`));
+              status = event.deliveries[0]?.status ?? "";
+            },
+          );
+          expect(output).toContain(ping.id);
+
+          const signed = (body: string, at: Date) => ({
+            "webhook-id": "evt_000000000000000000000001",
+            "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+            "webhook-signature": new Webhook(endpoint.secret).sign(
+              "evt_000000000000000000000001",
+              at,
+              body,
+            ),
+          });
+          const body = JSON.stringify({
+            id: "evt_000000000000000000000001",
+            type: "ping",
+            data: {},
+          });
+          expect(
+            (await post(signed(body, new Date()), body)).status,
+          ).toBeLessThan(300);
+          const tampered = await post(
+            signed(body, new Date()),
+            body.replace("ping", "pong"),
+          );
+          expect(tampered.status).toBe(400);
+          const stale = await post(
+            signed(body, new Date(Date.now() - 6 * 60_000)),
+            body,
+          );
+          expect(stale.status).toBe(400);
+        } finally {
+          if (child.exitCode === null) {
+            const exited = new Promise((resolve) =>
+              child.once("exit", resolve),
+            );
+            process.kill(-(child.pid as number), "SIGTERM");
+            await exited;
+          }
+          await api(`/api/v1/webhook-endpoints/${endpoint.id}`, {
+            method: "DELETE",
+          });
+        }
+      },
+    );
+  },
+);
+
+it("docs/webhooks.md links every receiver that the test runs", async () => {
+  const doc = await readFile("docs/webhooks.md", "utf8");
+  for (const { args } of RECEIVERS) {
+    const file = (typeof args === "function" ? args(0) : args).find((arg) =>
+      arg.startsWith("docs/receivers/"),
+    );
+    expect(doc).toContain(`](${file?.replace("docs/", "")})`);
+  }
 });

@@ -1,3 +1,4 @@
+import type { Element } from "@xmldom/xmldom";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LONGEST_DOCUMENT } from "../../fixtures/documents";
 import {
@@ -23,7 +24,8 @@ import {
   subsetOf,
   withdrawnIdentifierXml,
 } from "../../src/domain/efti/subsets";
-import { DOCUMENT_UUID, storedDocument } from "./documents";
+import { newDocumentUuid } from "../../src/domain/shard-routing";
+import { DOCUMENT_UUID, ISSUED_AT, storedDocument } from "./documents";
 import { elementsAt, rootOf, textAt, textsAt } from "./read-xml";
 import { schemaErrors } from "./validate";
 
@@ -31,6 +33,12 @@ import { schemaErrors } from "./validate";
 function at<T>(items: readonly T[], index: number): T {
   expect(items.length).toBeGreaterThan(index);
   return items[index] as T;
+}
+
+/** A party's tax id and the scheme it is written with (its schemeAgencyId). */
+function taxIdAt(root: Element, party: "consignor" | "carrier") {
+  const [id] = elementsAt(root, `${party}/taxRegistration/id`);
+  return { id: id?.textContent, scheme: id?.getAttribute("schemeAgencyId") };
 }
 
 /** The document's consignments, each as the common data set's XML, checked valid. */
@@ -80,7 +88,10 @@ describe("a single document", () => {
     );
     expect(consignment.shipmentNumber).toBe(1);
     expect(textAt(root, "consignor/name")).toBe("Cargas Ejemplo SL");
-    expect(textAt(root, "consignor/taxRegistration/id")).toBe("ES12345678Z");
+    expect(taxIdAt(root, "consignor")).toEqual({
+      id: "12345678Z",
+      scheme: "ES",
+    });
     expect(textsAt(root, "consignor/postalAddress/streetName")).toEqual([
       "Calle Uno 1",
     ]);
@@ -88,7 +99,7 @@ describe("a single document", () => {
     expect(textAt(root, "consignor/postalAddress/cityName")).toBe("Madrid");
     expect(textAt(root, "consignor/postalAddress/countryCode")).toBe("ES");
     expect(textAt(root, "carrier/name")).toBe("Transportes Ejemplo SA");
-    expect(textAt(root, "carrier/taxRegistration/id")).toBe("ESA58818501");
+    expect(taxIdAt(root, "carrier")).toEqual({ id: "A58818501", scheme: "ES" });
     expect(elementsAt(root, "carrier/postalAddress")).toHaveLength(0);
     const date = elementsAt(root, "carrierAcceptanceDateTime")[0];
     expect(date?.textContent).toBe("20261121");
@@ -125,13 +136,18 @@ describe("a single document", () => {
     expect(elementsAt(root, "usedTransportEquipment")).toHaveLength(0);
     expect(textsAt(root, "information")).toEqual([
       `DeCA document: ${DOCUMENT_UUID}`,
+      "Issued at: 2026-11-21T07:30:00.000Z",
     ]);
   });
 
   it("maps the full document: addresses, trailer, reference, authorization, observations", async () => {
     const { root } = await single(storedDocument(fullRequest()));
-    expect(textAt(root, "consignor/taxRegistration/id")).toBe("ESB12345674");
-    expect(textAt(root, "carrier/taxRegistration/id")).toBe("RO123456");
+    expect(taxIdAt(root, "consignor")).toEqual({
+      id: "B12345674",
+      scheme: "ES",
+    });
+    // Written in the EU VAT form, its country's prefix first: a VAT number.
+    expect(taxIdAt(root, "carrier")).toEqual({ id: "RO123456", scheme: null });
     expect(textAt(root, "carrier/postalAddress/cityName")).toBe("Αθήνα Ελλάδα");
     expect(textAt(root, "carrier/postalAddress/countryCode")).toBe("GR");
     expect(
@@ -151,19 +167,26 @@ describe("a single document", () => {
     ).toBe("ES");
     expect(textsAt(root, "information")).toEqual([
       `DeCA document: ${DOCUMENT_UUID}`,
+      "Issued at: 2026-11-21T07:30:00.000Z",
       "DeCA reference: PED-2026-0001",
       "Special authorization: AUT-77/2026, issued by DGT",
       "Observations: Entregar antes de las 14:00. Carga frágil.",
     ]);
   });
 
-  it("names the document a correction rectifies", async () => {
+  it("names the document a correction rectifies, its issue time the correction's", async () => {
     const rectified = "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b";
     const { root } = await single(
-      storedDocument(fullRequest(), { rectifiesUuid: rectified }),
+      storedDocument(fullRequest(), {
+        rectifiesUuid: rectified,
+        createdAt: ISSUED_AT + 45 * 60_000,
+      }),
     );
-    expect(textsAt(root, "information")).toContain(
-      `Rectifies DeCA document: ${rectified}`,
+    expect(textsAt(root, "information")).toEqual(
+      expect.arrayContaining([
+        "Issued at: 2026-11-21T08:15:00.000Z",
+        `Rectifies DeCA document: ${rectified}`,
+      ]),
     );
   });
 
@@ -212,35 +235,118 @@ describe("a single document", () => {
     ]);
   });
 
-  it("writes a tax id's country once, whether or not the id already begins with it", async () => {
+  it("writes a national tax id with its country as scheme, and the EU VAT form only for an id written as a VAT number", async () => {
     const body = fullRequest();
-    const taxIds = async (shipper: string, carrier: string) => {
-      body.shipper = { ...body.shipper, tax_country: "RO", tax_id: shipper };
-      body.carrier = { ...body.carrier, tax_country: "DE", tax_id: carrier };
+    const taxIds = async (
+      shipper: [country: string, id: string],
+      carrier: [country: string, id: string],
+    ) => {
+      body.shipper = {
+        ...body.shipper,
+        tax_country: shipper[0],
+        tax_id: shipper[1],
+      };
+      body.carrier = {
+        ...body.carrier,
+        tax_country: carrier[0],
+        tax_id: carrier[1],
+      };
       const { root } = await single(storedDocument(body));
-      return [
-        textAt(root, "consignor/taxRegistration/id"),
-        textAt(root, "carrier/taxRegistration/id"),
-      ];
+      return [taxIdAt(root, "consignor"), taxIdAt(root, "carrier")];
     };
-    expect(await taxIds("RO123456", "DE123456789")).toEqual([
-      "RO123456",
-      "DE123456789",
+    // A NIF is a national id: not every one is registered for intra-EU VAT.
+    expect(await taxIds(["ES", "B12345674"], ["DE", "123456789"])).toEqual([
+      { id: "B12345674", scheme: "ES" },
+      { id: "123456789", scheme: "DE" },
     ]);
-    expect(await taxIds("ro 123-456", "123456789")).toEqual([
-      "RO123456",
-      "DE123456789",
+    // An id that begins with its country's VAT prefix is a VAT number:
+    // Greece's prefix is EL, not GR.
+    expect(await taxIds(["GR", "EL123456789"], ["RO", "ro 123-456"])).toEqual([
+      { id: "EL123456789", scheme: null },
+      { id: "RO123456", scheme: null },
     ]);
-    // Only the country's own letters count as its prefix.
-    expect(await taxIds("DE123456", "RO123456")).toEqual([
-      "RODE123456",
-      "DERO123456",
+    expect(await taxIds(["GR", "GR123456789"], ["GR", "123456789"])).toEqual([
+      { id: "GR123456789", scheme: "GR" },
+      { id: "123456789", scheme: "GR" },
     ]);
-    // At the longest, an id that begins with its country stays whole.
-    expect(await taxIds(`RO${"1".repeat(30)}`, "D".repeat(32))).toEqual([
-      `RO${"1".repeat(30)}`,
-      `DE${"D".repeat(32)}`,
+    // Only the country's own prefix counts; a country outside the EU has none.
+    expect(await taxIds(["RO", "DE123456"], ["GB", "GB123456789"])).toEqual([
+      { id: "DE123456", scheme: "RO" },
+      { id: "GB123456789", scheme: "GB" },
     ]);
+    // At the longest (32 characters), the id is written whole.
+    expect(
+      await taxIds(["RO", `RO${"1".repeat(30)}`], ["DE", "D".repeat(32)]),
+    ).toEqual([
+      { id: `RO${"1".repeat(30)}`, scheme: null },
+      { id: "D".repeat(32), scheme: "DE" },
+    ]);
+  });
+
+  it("writes when the document was issued, in ES01 too", async () => {
+    const { consignment } = await single(storedDocument(minimalRequest()));
+    const es01 = consignmentXml(subsetOf(consignment.root, ["ES01"]));
+    expect(await schemaErrors("consignment-common", [es01])).toEqual([]);
+    expect(textsAt(rootOf(es01, COMMON_NAMESPACE), "information")).toContain(
+      "Issued at: 2026-11-21T07:30:00.000Z",
+    );
+  });
+
+  it("names, on a rectified version, the document that corrected it and when, in ES01 and the full export", async () => {
+    const correctedAt = ISSUED_AT + 45 * 60_000;
+    const correction = newDocumentUuid(7, correctedAt);
+    const { consignment, root } = await single(
+      storedDocument(fullRequest(), { rectifiedByUuid: correction }),
+    );
+    const line = `Rectified by DeCA document: ${correction}, at 2026-11-21T08:15:00.000Z`;
+    expect(textsAt(root, "information")).toEqual([
+      `DeCA document: ${DOCUMENT_UUID}`,
+      "Issued at: 2026-11-21T07:30:00.000Z",
+      "DeCA reference: PED-2026-0001",
+      line,
+      "Special authorization: AUT-77/2026, issued by DGT",
+      "Observations: Entregar antes de las 14:00. Carga frágil.",
+    ]);
+    const es01 = consignmentXml(subsetOf(consignment.root, ["ES01"]));
+    expect(await schemaErrors("consignment-common", [es01])).toEqual([]);
+    expect(textsAt(rootOf(es01, COMMON_NAMESPACE), "information")).toContain(
+      line,
+    );
+    // A correcting document issued before sharding carries no time: its uuid only.
+    const older = "7c0e9a51-2b3d-4e6f-8a9b-0c1d2e3f4a5b";
+    const { root: beforeSharding } = await single(
+      storedDocument(fullRequest(), { rectifiedByUuid: older }),
+    );
+    expect(textsAt(beforeSharding, "information")).toContain(
+      `Rectified by DeCA document: ${older}`,
+    );
+  });
+
+  it("says in ES01, which has no dangerous goods indicator, that the goods are declared dangerous", async () => {
+    const body = minimalRequest();
+    body.goods.dangerous_goods = true;
+    const es01 = async (request: typeof body) => {
+      const { consignment } = await single(storedDocument(request));
+      const xml = consignmentXml(subsetOf(consignment.root, ["ES01"]));
+      expect(await schemaErrors("consignment-common", [xml])).toEqual([]);
+      return textsAt(rootOf(xml, COMMON_NAMESPACE), "information");
+    };
+    expect(await es01(body)).toContain("Dangerous goods: yes");
+    body.goods.dangerous_goods = false;
+    expect((await es01(body)).join("\n")).not.toContain("Dangerous goods");
+  });
+
+  it("writes the trailer's kind the request states: a semi-trailer SM, a trailer or no kind TE", async () => {
+    const categories = async (kind?: string | null) => {
+      const body = fullRequest();
+      if (kind !== undefined) body.vehicle.trailer_kind = kind;
+      const { root } = await single(storedDocument(body));
+      return textAt(root, "usedTransportEquipment/categoryCode");
+    };
+    expect(await categories("semi_trailer")).toBe("SM");
+    expect(await categories("trailer")).toBe("TE");
+    expect(await categories(null)).toBe("TE");
+    expect(await categories()).toBe("TE");
   });
 });
 
@@ -333,9 +439,10 @@ describe("every field at its longest", () => {
     expect(whole("natureIdentificationCargo/identificationText")).toBe(
       body.goods.description,
     );
-    expect(textAt(root, "consignor/taxRegistration/id")).toBe(
-      `PL${"7".repeat(32)}`,
-    );
+    expect(taxIdAt(root, "consignor")).toEqual({
+      id: "7".repeat(32),
+      scheme: "PL",
+    });
     // Plates longer than the element's 17: cut, and kept whole as information.
     expect(
       textAt(root, "mainCarriageTransportMovement/usedTransportMeans/id"),
@@ -397,7 +504,10 @@ describe("subsets", () => {
     expect(
       textAt(root, "mainCarriageTransportMovement/usedTransportMeans/typeCode"),
     ).toBe("31");
-    expect(textAt(root, "consignor/taxRegistration/id")).toBe("ESB12345674");
+    expect(taxIdAt(root, "consignor")).toEqual({
+      id: "B12345674",
+      scheme: "ES",
+    });
     expect(textAt(root, "usedTransportEquipment/categoryCode")).toBe("TE");
     // Not ES01's: the mode, the indicator, the trailer's sequence number.
     expect(

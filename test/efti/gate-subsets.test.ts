@@ -7,7 +7,8 @@ import {
 import { consignmentsOf } from "../../src/domain/efti/consignment";
 import { SUBSET_IDS } from "../../src/domain/efti/schema-facts.generated";
 import { consignmentXml, subsetOf } from "../../src/domain/efti/subsets";
-import { storedDocument } from "./documents";
+import { newDocumentUuid } from "../../src/domain/shard-routing";
+import { ISSUED_AT, storedDocument } from "./documents";
 import { schemaErrors } from "./validate";
 
 describe("what a gate is answered: a consignment reduced to the subsets asked", () => {
@@ -16,6 +17,16 @@ describe("what a gate is answered: a consignment reduced to the subsets asked", 
       storedDocument(minimalRequest()),
       storedDocument(fullRequest()),
       storedDocument(groupedRequest(3)),
+      // A semi-trailer, dangerous goods, a rectified version.
+      storedDocument(
+        (() => {
+          const body = fullRequest();
+          body.vehicle.trailer_kind = "semi_trailer";
+          body.goods.dangerous_goods = true;
+          return body;
+        })(),
+        { rectifiedByUuid: newDocumentUuid(7, ISSUED_AT + 60_000) },
+      ),
     ];
     const xml: string[] = [];
     for (const document of documents) {

@@ -13,6 +13,7 @@ import {
   registrationsOf,
 } from "../helpers/efti-gate";
 import { d1Lost, d1Refuses } from "../helpers/faults";
+import { opsClient, opsJson } from "../helpers/ops";
 import { type SendFault, webhookWorld } from "../helpers/webhooks";
 
 // The writes and sends of a registration fail in turn, before they are
@@ -161,5 +162,138 @@ describe("a gate down for longer than the message's retries", () => {
       await identifiersOf(document.uuid),
       1,
     );
+  });
+});
+
+describe("a gate that refuses a registration for good", () => {
+  it.each([400, 404])(
+    "%i: parked, sent again neither by its message nor by the cron, listed by the operations API, sent again by its retry once the cause is fixed",
+    async (status) => {
+      let refusing = true;
+      const { world, api, settle } = await setUp(() =>
+        refusing ? new Response("no", { status }) : new Response("ok"),
+      );
+      const document = await api().issue(minimalRequest());
+      const bodies = await identifiersOf(document.uuid);
+      const [id = ""] = bodies.keys();
+      const puts = () =>
+        world.gate.received.filter((put) => datasetOf(put) === id);
+      await settle();
+      expect(puts()).toHaveLength(1);
+      const [row] = await registrationsOf(document.uuid);
+      expect(row).toEqual(
+        expect.objectContaining({
+          sent_at: null,
+          attempts: 1,
+          last_status: status,
+          parked_at: NOW,
+        }),
+      );
+      const ops = opsClient(world.withQueue(gated()));
+      const parked = async () => {
+        const response = await ops(
+          `/ops/v1/efti/registrations?state=parked&dataset_id=${id}`,
+        );
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { data: unknown[] }).data;
+      };
+      expect(await parked()).toEqual([
+        {
+          id: row?.id,
+          dataset_id: id,
+          document_uuid: document.uuid,
+          created_at: new Date(NOW).toISOString(),
+          attempts: 1,
+          last_status: status,
+          next_attempt_at: null,
+          parked_at: new Date(NOW).toISOString(),
+        },
+      ]);
+      refusing = false;
+      const retry = await ops(
+        "/ops/v1/efti/registrations/retry",
+        opsJson("POST", { dataset_id: id }),
+      );
+      expect(retry.status).toBe(200);
+      expect(await retry.json()).toEqual({ retried: 1 });
+      await world.consumeDue(gated());
+      expect(puts()).toHaveLength(2);
+      expect(puts()[1]?.body).toBe(bodies.get(id));
+      expect(await registrationsOf(document.uuid)).toEqual([
+        expect.objectContaining({
+          sent_at: world.clock.now(),
+          parked_at: null,
+        }),
+      ]);
+      expect(await parked()).toEqual([]);
+    },
+  );
+});
+
+describe("a gate down across cron runs", () => {
+  it("one chain of attempts a registration: the cron starts none beside its message's, and attempts space out", async () => {
+    const { world, api } = await setUp(
+      () => new Response("down", { status: 502 }),
+    );
+    const document = await api().issue(minimalRequest());
+    const waitingRegistrations = () =>
+      world.queue.waiting.filter(
+        ({ body }) => body.kind === "efti_registration",
+      );
+    await world.consumeDue(gated());
+    const runs = 10;
+    for (let run = 0; run < runs; run++) {
+      world.clock.advance(2 * MINUTE);
+      await world.consumeDue(gated());
+      await world.cron(gated());
+      await world.consumeDue(gated());
+      expect(waitingRegistrations().length).toBeLessThanOrEqual(1);
+    }
+    const puts = world.gate.received.length;
+    // Backed off to minutes apart: fewer attempts than cron runs.
+    expect(puts).toBeLessThan(runs);
+    const [row] = await registrationsOf(document.uuid);
+    expect(row).toEqual(
+      expect.objectContaining({
+        sent_at: null,
+        parked_at: null,
+        attempts: puts,
+        last_status: 502,
+      }),
+    );
+    expect(row?.next_attempt_at).toBeGreaterThan(world.clock.now());
+  });
+
+  it("a message for a registration not yet due sends nothing", async () => {
+    const { world, api } = await setUp(
+      () => new Response("busy", { status: 503 }),
+    );
+    const document = await api().issue(minimalRequest());
+    await world.consumeDue(gated());
+    expect(world.gate.received).toHaveLength(1);
+    const [row] = await registrationsOf(document.uuid);
+    expect(row?.next_attempt_at).toBeGreaterThan(NOW);
+    // Another message for it (a cron's, or an announcement's), before then.
+    await world.queue.binding.sendBatch([
+      { body: { kind: "efti_registration", documentUuids: [document.uuid] } },
+    ]);
+    await world.consumeDue(gated());
+    expect(world.gate.received).toHaveLength(1);
+    world.clock.advance((row?.next_attempt_at ?? NOW) - NOW);
+    await world.consumeDue(gated());
+    expect(world.gate.received).toHaveLength(2);
+  });
+});
+
+describe("a registration sent", () => {
+  it("is kept as long as its document: the cron's purge of events past their retention leaves it", async () => {
+    const { world, api } = await setUp();
+    const document = await api().issue(minimalRequest());
+    await world.consumeDue(gated());
+    world.clock.advance(31 * 24 * 60 * MINUTE);
+    await world.cron(gated());
+    expect(await registrationsOf(document.uuid)).toEqual([
+      expect.objectContaining({ sent_at: NOW }),
+    ]);
   });
 });

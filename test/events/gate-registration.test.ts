@@ -105,9 +105,10 @@ describe("with a gate configured", () => {
     expect(rows.every((row) => row.sent_at === NOW)).toBe(true);
   });
 
-  it("a correction registers the new version's datasets", async () => {
+  it("a correction registers the new version's datasets and withdraws its original's", async () => {
     const { world, api, datasetIds } = await setUp();
     const original = await api().issue(minimalRequest());
+    const [originalId] = await datasetIds(original.uuid);
     await world.consumeDue(gated());
     world.clock.advance(MINUTE);
     const response = await api().rectify(original.uuid, {
@@ -127,10 +128,18 @@ describe("with a gate configured", () => {
     expect(put?.body).toBe(
       (await identifiersOf(correction.uuid)).get(id ?? ""),
     );
-    // The original's registration was sent once, and nothing since.
+    // The original's dataset registered again in the correction's batch,
+    // withdrawn: a gate no longer finds the corrected version by its plate.
     expect(await registrationsOf(original.uuid)).toEqual([
-      expect.objectContaining({ sent_at: NOW }),
+      expect.objectContaining({ dataset_id: originalId, sent_at: NOW }),
+      expect.objectContaining({
+        dataset_id: originalId,
+        sent_at: NOW + MINUTE,
+      }),
     ]);
+    const originalPuts = putsFor(world.gate.received, [originalId as string]);
+    expect(originalPuts).toHaveLength(2);
+    expect(originalPuts[1]?.body).toBe(withdrawnIdentifierXml());
   });
 
   it("a deletion registers each dataset again, withdrawn: nothing identifies it", async () => {
@@ -235,6 +244,79 @@ describe("with a gate configured", () => {
   });
 });
 
+describe("the gate's authentication", () => {
+  // What the reference gate's SecurityConfig reads of a platform (set by
+  // its reverse proxy; EFTI_GATE_HEADERS stands for it here).
+  const PRE_AUTHENTICATED = {
+    "X-Pre-Authenticated-User-Id": "deca-platform",
+    "X-Pre-Authenticated-User-Role": "PLATFORM",
+  };
+
+  /** The one PUT of a live document issued and registered on `bindings`. */
+  async function registeredPut(bindings: Env) {
+    const { world, api, datasetIds } = await setUp();
+    const document = await api(bindings).issue(minimalRequest());
+    const [id = ""] = await datasetIds(document.uuid);
+    await world.consumeDue(bindings);
+    return { world, document, id, puts: putsFor(world.gate.received, [id]) };
+  }
+
+  it("configured headers are sent, and no Authorization without a credential", async () => {
+    const { puts } = await registeredPut(
+      gated(env, { EFTI_GATE_HEADERS: JSON.stringify(PRE_AUTHENTICATED) }),
+    );
+    expect(puts).toHaveLength(1);
+    const headers = puts[0]?.headers;
+    expect(headers?.get("x-pre-authenticated-user-id")).toBe("deca-platform");
+    expect(headers?.get("x-pre-authenticated-user-role")).toBe("PLATFORM");
+    expect(headers?.get("authorization")).toBeNull();
+    expect(headers?.get("content-type")).toBe("application/xml");
+  });
+
+  it("configured headers go with the Bearer credential when both are set", async () => {
+    const { puts } = await registeredPut(
+      gated(env, {
+        EFTI_GATE_HEADERS: JSON.stringify(PRE_AUTHENTICATED),
+        EFTI_GATE_CREDENTIAL: GATE_CREDENTIAL,
+      }),
+    );
+    expect(puts[0]?.headers.get("authorization")).toBe(
+      `Bearer ${GATE_CREDENTIAL}`,
+    );
+    expect(puts[0]?.headers.get("x-pre-authenticated-user-role")).toBe(
+      "PLATFORM",
+    );
+  });
+
+  it("with the client certificate binding, each PUT goes through it and nowhere else", async () => {
+    // Stands in for the mtls_certificates binding: a Fetcher that records.
+    const through: { url: string; headers: Headers; body: string }[] = [];
+    const clientCertificate = {
+      async fetch(input: RequestInfo | URL, init?: RequestInit) {
+        const request = new Request(input, init);
+        through.push({
+          url: request.url,
+          headers: request.headers,
+          body: await request.text(),
+        });
+        return new Response("ok");
+      },
+    };
+    const { world, document, id } = await registeredPut(
+      gated(env, { EFTI_GATE_CLIENT_CERTIFICATE: clientCertificate }),
+    );
+    expect(world.gate.received).toEqual([]);
+    expect(through.map((put) => put.url)).toEqual([
+      `${GATE_URL}/v0/consignments/${id}`,
+    ]);
+    expect(through[0]?.headers.get("authorization")).toBeNull();
+    expect(through[0]?.body).toBe((await identifiersOf(document.uuid)).get(id));
+    expect(await registrationsOf(document.uuid)).toEqual([
+      expect.objectContaining({ dataset_id: id, sent_at: NOW }),
+    ]);
+  });
+});
+
 describe("without a gate (the default)", () => {
   it("an issue, a correction and a deletion write no registration and send nothing", async () => {
     const { world, api } = await setUp();
@@ -261,7 +343,11 @@ describe("EFTI_GATE_URL", () => {
     expect(
       readConfig(vars({ EFTI_GATE_URL: "http://127.0.0.1:8080/gate/" }))
         .eftiGate,
-    ).toEqual({ url: "http://127.0.0.1:8080/gate", credential: null });
+    ).toEqual({
+      url: "http://127.0.0.1:8080/gate",
+      credential: null,
+      headers: {},
+    });
     expect(
       readConfig(
         vars({
@@ -269,7 +355,7 @@ describe("EFTI_GATE_URL", () => {
           EFTI_GATE_CREDENTIAL: "s",
         }),
       ).eftiGate,
-    ).toEqual({ url: "http://localhost:1", credential: "s" });
+    ).toEqual({ url: "http://localhost:1", credential: "s", headers: {} });
   });
 
   it.each([
@@ -284,13 +370,13 @@ describe("EFTI_GATE_URL", () => {
     );
   });
 
-  it("in production takes a public https URL with its credential, nothing else", () => {
-    const production = (extra: Record<string, string>) =>
+  it("in production takes a public https URL with its authentication, nothing else", () => {
+    const production = (extra: Record<string, unknown>) =>
       vars({
         DEPLOYMENT: "production",
         BASE_URL: "https://deca.example",
         ...extra,
-      });
+      } as Record<string, string>);
     expect(
       readConfig(
         production({
@@ -298,10 +384,44 @@ describe("EFTI_GATE_URL", () => {
           EFTI_GATE_CREDENTIAL: "secret",
         }),
       ).eftiGate,
-    ).toEqual({ url: "https://gate.example/efti", credential: "secret" });
-    expect(() =>
-      readConfig(production({ EFTI_GATE_URL: "https://gate.example" })),
-    ).toThrow(/EFTI_GATE_CREDENTIAL must be set/);
+    ).toEqual({
+      url: "https://gate.example/efti",
+      credential: "secret",
+      headers: {},
+    });
+    // Any one of the three authentications is enough.
+    expect(
+      readConfig(
+        production({
+          EFTI_GATE_URL: "https://gate.example",
+          EFTI_GATE_HEADERS: '{"X-Pre-Authenticated-User-Id":"deca"}',
+        }),
+      ).eftiGate,
+    ).toEqual({
+      url: "https://gate.example",
+      credential: null,
+      headers: { "X-Pre-Authenticated-User-Id": "deca" },
+    });
+    expect(
+      readConfig(
+        production({
+          EFTI_GATE_URL: "https://gate.example",
+          EFTI_GATE_CLIENT_CERTIFICATE: { fetch: () => {} },
+        }),
+      ).eftiGate,
+    ).toEqual({ url: "https://gate.example", credential: null, headers: {} });
+    for (const none of [
+      {},
+      { EFTI_GATE_CREDENTIAL: "", EFTI_GATE_HEADERS: "{}" },
+    ]) {
+      expect(() =>
+        readConfig(
+          production({ EFTI_GATE_URL: "https://gate.example", ...none }),
+        ),
+      ).toThrow(
+        /EFTI_GATE_URL needs an authentication in production: EFTI_GATE_CREDENTIAL, EFTI_GATE_HEADERS or the EFTI_GATE_CLIENT_CERTIFICATE binding/,
+      );
+    }
     for (const url of ["http://gate.example", "https://127.0.0.1/gate"]) {
       expect(() =>
         readConfig(
@@ -309,5 +429,68 @@ describe("EFTI_GATE_URL", () => {
         ),
       ).toThrow(/EFTI_GATE_URL must be the gate's https:\/\/ URL/);
     }
+  });
+});
+
+describe("EFTI_GATE_HEADERS", () => {
+  const withHeaders = (headers: string, extra: Record<string, string> = {}) =>
+    readConfig({
+      ...env,
+      EFTI_GATE_URL: GATE_URL,
+      EFTI_GATE_HEADERS: headers,
+      ...extra,
+    });
+
+  it("is a JSON object of header names to values, sent as they are", () => {
+    expect(
+      withHeaders('{"X-Pre-Authenticated-User-Id":"deca","X-Api-Key":"k"}')
+        .eftiGate?.headers,
+    ).toEqual({ "X-Pre-Authenticated-User-Id": "deca", "X-Api-Key": "k" });
+    expect(withHeaders("").eftiGate?.headers).toEqual({});
+  });
+
+  it.each([
+    ["not JSON", "secret-value"],
+    ["not an object", '["secret-value"]'],
+    ["a value not a string", '{"X-Key":["secret-value"]}'],
+    ["a name not a header's", '{"X Key":"secret-value"}'],
+    ["a value over two lines", '{"X-Key":"secret-value\\r\\nX-Other: 1"}'],
+  ])("refuses %s, never quoting it", (_, headers) => {
+    expect(() => withHeaders(headers)).toThrow(/EFTI_GATE_HEADERS must be/);
+    try {
+      withHeaders(headers);
+    } catch (error) {
+      expect(String(error)).not.toContain("secret-value");
+    }
+  });
+
+  it.each([
+    "Host",
+    "connection",
+    "Keep-Alive",
+    "Transfer-Encoding",
+    "TE",
+    "Trailer",
+    "Upgrade",
+    "Proxy-Authorization",
+    "Content-Length",
+    "Content-Type",
+  ])("refuses %s, a header the request itself sets or a hop's", (name) => {
+    expect(() => withHeaders(JSON.stringify({ [name]: "x" }))).toThrow(
+      new RegExp(`EFTI_GATE_HEADERS may not set ${name}`, "i"),
+    );
+  });
+
+  it("refuses Authorization when EFTI_GATE_CREDENTIAL is set, and takes it otherwise", () => {
+    expect(() =>
+      withHeaders('{"authorization":"Basic c2VjcmV0"}', {
+        EFTI_GATE_CREDENTIAL: "s",
+      }),
+    ).toThrow(
+      /EFTI_GATE_HEADERS may not set Authorization when EFTI_GATE_CREDENTIAL is set/,
+    );
+    expect(
+      withHeaders('{"Authorization":"Basic c2VjcmV0"}').eftiGate?.headers,
+    ).toEqual({ Authorization: "Basic c2VjcmV0" });
   });
 });

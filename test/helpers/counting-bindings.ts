@@ -360,3 +360,42 @@ export function countingD1Queries(env: Env): {
   }
   return { bindings: counted as unknown as Env, queries: () => queries };
 }
+
+/**
+ * `env` with its calls to Cloudflare's services counted as Cloudflare counts
+ * them against an invocation's limit (src/domain/free-plan.ts): each D1
+ * query (as `countingD1Queries`), R2 object call and Durable Object request.
+ * A queue's sends are counted by whoever holds the queue.
+ */
+export function countingServiceCalls(env: Env): {
+  bindings: Env;
+  calls: () => number;
+} {
+  const d1 = countingD1Queries(env);
+  let others = 0;
+  const bucket = (target: R2Bucket): R2Bucket =>
+    intercepted(target, (property, args) => {
+      if (R2_CALLS.has(String(property))) others++;
+      return callOn(target, property, args);
+    });
+  const stub = <T extends object>(target: T): T =>
+    intercepted(target, (property, args) => {
+      others++;
+      return callOn(target, property, args);
+    });
+  const namespace = <T extends object>(target: T): T =>
+    intercepted(target, (property, args) => {
+      const result = callOn(target, property, args);
+      return property === "get" || property === "getByName"
+        ? stub(result as object)
+        : result;
+    });
+  const bindings: Env = {
+    ...d1.bindings,
+    PDFS: bucket(env.PDFS),
+    FONTS: bucket(env.FONTS),
+    RATE_LIMITER: namespace(env.RATE_LIMITER),
+    REBALANCE: namespace(env.REBALANCE),
+  };
+  return { bindings, calls: () => d1.queries() + others };
+}

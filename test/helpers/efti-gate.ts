@@ -12,14 +12,20 @@ import type { Received } from "./webhooks";
 export const GATE_URL = "http://127.0.0.1:9/gate";
 export const GATE_CREDENTIAL = "test-gate-credential";
 
-/** `bindings` with the eFTI gate configured. */
-export const gated = (bindings: Env = env): Env =>
-  // The credential is a secret not every deployment has: not in Env's type.
-  ({
-    ...bindings,
-    EFTI_GATE_URL: GATE_URL,
+/**
+ * `bindings` with the eFTI gate configured; its outbound authentication the
+ * Bearer credential unless `authentication` gives others (EFTI_GATE_HEADERS,
+ * EFTI_GATE_CLIENT_CERTIFICATE).
+ */
+export const gated = (
+  bindings: Env = env,
+  authentication: Record<string, unknown> = {
     EFTI_GATE_CREDENTIAL: GATE_CREDENTIAL,
-  }) as Env;
+  },
+): Env =>
+  // The credential and the headers are secrets not every deployment has:
+  // not in Env's type.
+  ({ ...bindings, EFTI_GATE_URL: GATE_URL, ...authentication }) as Env;
 
 export interface RegistrationRow {
   id: string;
@@ -27,6 +33,10 @@ export interface RegistrationRow {
   document_uuid: string;
   created_at: number;
   sent_at: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_status: number | null;
+  parked_at: number | null;
 }
 
 /** The registrations of a document, in every shard. */
@@ -51,13 +61,22 @@ export async function identifiersOf(
   uuid: string,
 ): Promise<Map<string, string>> {
   const row = await shardOf(uuid)
-    .prepare("SELECT data, rectifies_uuid FROM documents WHERE uuid = ?")
+    .prepare(
+      "SELECT data, created_at, rectifies_uuid, rectified_by_uuid FROM documents WHERE uuid = ?",
+    )
     .bind(uuid)
-    .first<{ data: string; rectifies_uuid: string | null }>();
+    .first<{
+      data: string;
+      created_at: number;
+      rectifies_uuid: string | null;
+      rectified_by_uuid: string | null;
+    }>();
   if (!row) throw new Error(`no document ${uuid}`);
   const consignments = await consignmentsOf({
     uuid,
+    createdAt: row.created_at,
     rectifiesUuid: row.rectifies_uuid,
+    rectifiedByUuid: row.rectified_by_uuid,
     data: JSON.parse(row.data) as DocumentData,
   });
   return new Map(

@@ -49,6 +49,7 @@ export async function seedEvent(
     documentCreatedAt: changes.createdAt ?? Date.now(),
     transportDate: "2026-11-21",
     firstAccess: null,
+    accessedVia: null,
     endpointId: null,
     datasetId: null,
     shipment: null,

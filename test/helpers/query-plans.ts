@@ -13,6 +13,7 @@ const GROWING_TABLES = [
   "webhook_attempts",
   "efti_follow_ups",
   "efti_gate_calls",
+  "efti_gate_refusals",
   "efti_registrations",
 ] as const;
 

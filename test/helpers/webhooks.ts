@@ -13,6 +13,7 @@ import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { createQueueHandler, RETRY_DELAY_SECONDS } from "../../src/queue";
 import type { EventMessage } from "../../src/schemas/event-message";
 import { sealWebhookSecret } from "../../src/storage/webhook-secret-box";
+import wranglerToml from "../../wrangler.toml?raw";
 import { runCron } from "./cron";
 import { shards } from "./shards";
 import { callWithClock, fixedClock } from "./worker";
@@ -22,8 +23,12 @@ import { callWithClock, fixedClock } from "./worker";
 // records every delivery, and the API Worker's queue consumer run on the
 // messages that are due by the test's clock, as Cloudflare Queues would.
 
-/** The most messages Cloudflare Queues hands the consumer at once (wrangler.toml). */
-const MAX_BATCH_SIZE = 100;
+/** The most messages Cloudflare Queues hands the consumer at once: wrangler.toml's max_batch_size. */
+export const MAX_BATCH_SIZE = Number(
+  /\[\[queues\.consumers\]\][^[]*?max_batch_size\s*=\s*(\d+)/.exec(
+    wranglerToml,
+  )?.[1],
+);
 
 /** A message sent to the events queue, and when it is delivered to the consumer. */
 export interface QueuedMessage {
@@ -38,10 +43,12 @@ export type SendFault = "before" | "lost";
 function keptQueue(clock: Clock) {
   const waiting: QueuedMessage[] = [];
   let fault: SendFault | null = null;
+  let sends = 0;
   const binding = {
     async sendBatch(
       messages: Iterable<MessageSendRequest<EventMessage>>,
     ): Promise<void> {
+      sends++;
       if (fault === "before") throw new Error("queue send unavailable");
       for (const { body, delaySeconds = 0 } of messages) {
         waiting.push({ body, visibleAt: clock.now() + delaySeconds * 1000 });
@@ -52,6 +59,8 @@ function keptQueue(clock: Clock) {
   return {
     binding,
     waiting,
+    /** The sends so far (each a call to Cloudflare Queues). */
+    sends: () => sends,
     /** Every send fails as said from now on; null: they work again. */
     failSends(how: SendFault | null) {
       fault = how;
@@ -123,6 +132,15 @@ async function consume(
       body,
     })),
   );
+  // The delay each retry asks for, which the test's result omits.
+  const delays = new Map<string, number | undefined>();
+  for (const message of batch.messages) {
+    const retry = message.retry.bind(message);
+    message.retry = (retryOptions) => {
+      delays.set(message.id, retryOptions?.delaySeconds);
+      retry(retryOptions);
+    };
+  }
   const context = createExecutionContext();
   await createQueueHandler({
     clock: options.clock,
@@ -130,7 +148,14 @@ async function consume(
     sendWebhook: options.sendWebhook,
     sendToGate: options.sendToGate,
   })(batch, options.bindings, context);
-  return getQueueResult(batch, context);
+  const result = await getQueueResult(batch, context);
+  return {
+    ...result,
+    retryMessages: result.retryMessages.map((retried) => ({
+      ...retried,
+      delaySeconds: delays.get(retried.msgId),
+    })),
+  };
 }
 
 /**
@@ -182,7 +207,7 @@ export function webhookWorld(
         const index = Number(retried.msgId.slice("message-".length));
         queue.waiting.push({
           body: (due[index] as QueuedMessage).body,
-          // The delay the handler asks for (the test's result omits it).
+          // The delay the handler asks for.
           visibleAt:
             clock.now() + (retried.delaySeconds ?? RETRY_DELAY_SECONDS) * 1000,
         });

@@ -25,7 +25,7 @@ const NEVER_ISSUED = "/d/01900000-0000-7000-8000-000000000000?k=wrong";
  * The edge Worker with an API Worker that records what it was handed and
  * answers a marked 418, or throws `failure` when one is given.
  */
-function edgeWithRecordingApi(failure?: Error) {
+function edgeWithRecordingApi(failure?: Error, vars: Partial<EdgeEnv> = {}) {
   const forwarded: Request[] = [];
   const API = {
     fetch: async (request: Request) => {
@@ -37,7 +37,12 @@ function edgeWithRecordingApi(failure?: Error) {
       });
     },
   } as unknown as Fetcher;
-  const edgeEnv = Object.create(env, { API: { value: API } }) as EdgeEnv;
+  const edgeEnv = Object.create(env, {
+    API: { value: API },
+    ...Object.fromEntries(
+      Object.entries(vars).map(([name, value]) => [name, { value }]),
+    ),
+  }) as EdgeEnv;
   const edge = createEdgeWorker(dependencies);
   const send = async (path: string, init?: RequestInit) => {
     const context = createExecutionContext();
@@ -69,6 +74,17 @@ describe("the edge Worker", () => {
     expect(response.status).toBe(status);
     expect(response.headers.get("X-Request-Id")).toMatch(/^req_/);
     expect(forwarded).toEqual([]);
+  });
+
+  it("runs in production with a gate configured, holding none of the gate's secrets", async () => {
+    // The registrations' authentication is the API Worker's secret alone.
+    const { send } = edgeWithRecordingApi(undefined, {
+      DEPLOYMENT: "production",
+      BASE_URL: "https://deca.example",
+      EFTI_GATE_URL: "https://gate.example/api/platform",
+    });
+    expect((await send(NEVER_ISSUED)).status).toBe(404);
+    expect((await send("/")).status).toBe(200);
   });
 
   it("answers a wrong method on its own paths with its 405", async () => {

@@ -31,7 +31,7 @@ const input = (data: DocumentData, fallbackFonts: FontFiles = new Map()) =>
     data,
     ...ISSUE,
     locale: "es",
-    demo: false,
+    environment: "live",
     fallbackFonts,
   }) satisfies DocumentPdfInput;
 

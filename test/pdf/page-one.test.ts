@@ -90,10 +90,10 @@ describe("page 1, with every free text at its longest", () => {
 
   it("starts page 2 with a continuation label, and each later page with the frame and the QR code that reads back at 150 dpi", async () => {
     const pdf = await renderDocumentPdf(
-      input(LONGEST_DOCUMENT, { locale: "en", demo: true }),
+      input(LONGEST_DOCUMENT, { locale: "en", environment: "demo" }),
     );
     const contents = pageContents(await pagesOf(pdf), "en", {
-      demo: true,
+      environment: "demo",
       reference: LONGEST_DOCUMENT.reference,
     });
 

@@ -34,7 +34,7 @@ const documentPdf = async (): Promise<Uint8Array> =>
       data: FULL_DOCUMENT,
       ...ISSUE,
       locale: "es",
-      demo: false,
+      environment: "live",
     })
   ).bytes;
 

@@ -23,7 +23,7 @@ async function printedOutsideTheTable(
     data,
     ...ISSUE,
     locale: "es",
-    demo: false,
+    environment: "live",
   });
   const printed = printedData(data);
   const values = [

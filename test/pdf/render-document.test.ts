@@ -16,6 +16,7 @@ import {
 } from "../../src/pdf/i18n";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import { DOCUMENT_LOCALES } from "../../src/schemas/document-locale";
+import { ENVIRONMENTS } from "../../src/schemas/environment";
 import { cutOnPageOne } from "./continuations";
 import { pageContents } from "./page-frames";
 import {
@@ -32,7 +33,7 @@ const input = (
   data: FULL_DOCUMENT,
   ...ISSUE,
   locale: "es",
-  demo: false,
+  environment: "live",
   ...overrides,
 });
 
@@ -42,21 +43,21 @@ async function textOf(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * The share of a page's pixels that the demo version darkens: the large
- * diagonal DEMO watermark, which its extracted text alone cannot show.
+ * The share of a page's pixels that the marked version darkens: the large
+ * diagonal watermark, which its extracted text alone cannot show.
  */
 async function watermarkShare(
-  demo: Uint8Array,
+  marked: Uint8Array,
   real: Uint8Array,
   pageNumber: number,
 ): Promise<number> {
-  const demoPage = await renderPage(demo, 30, pageNumber);
+  const markedPage = await renderPage(marked, 30, pageNumber);
   const realPage = await renderPage(real, 30, pageNumber);
   let darkened = 0;
-  demoPage.pixels.forEach((level, index) => {
+  markedPage.pixels.forEach((level, index) => {
     if (level < (realPage.pixels[index] ?? 0) - 8) darkened++;
   });
-  return darkened / demoPage.pixels.length;
+  return darkened / markedPage.pixels.length;
 }
 
 /** Every data item of a single-shipment document as the PDF prints it. */
@@ -170,11 +171,11 @@ describe("the languages of a document", () => {
     );
     expect(english).toContain("Weight / Peso 12.345,679 kg");
     expect(english).toContain("Trailer / Remolque R1234BCD (ES)");
-    // The header: the title over the Spanish title, then the identifier and
-    // the reference; the page number, to the right, comes after them in
-    // MuPDF's reading order.
+    // Page 1's header: the title over the Spanish title, then the
+    // identifier; the page number, to the right, comes after them in MuPDF's
+    // reading order.
     expect(english).toContain(
-      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Reference / Referencia: PED-2026-0042 Page / Página 1/1`,
+      `Control document Documento de control Document identifier / Identificador del documento: ${ISSUE.uuid} Page / Página 1/1`,
     );
     expect(english).toContain(
       "21/11/2026 13:00 (UTC+01:00, mainland Spain time / hora peninsular)",
@@ -306,9 +307,28 @@ describe("a correction", () => {
 
 describe("a control document", () => {
   it("carries a QR code that reads back as the download link", async () => {
-    for (const demo of [false, true]) {
-      const pdf = await renderDocumentPdf(input({ demo }));
+    for (const environment of ENVIRONMENTS) {
+      const pdf = await renderDocumentPdf(input({ environment }));
       expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
+    }
+  });
+
+  it("prints the reference once on page 1, whole under the key facts, and in the header of every later page, in every locale", async () => {
+    const { reference } = LONG_DOCUMENT;
+    for (const locale of DOCUMENT_LOCALES) {
+      const pdf = await renderDocumentPdf(
+        input({ data: LONG_DOCUMENT, locale }),
+      );
+      const [first = "", ...later] = (await pageTexts(pdf.bytes)).map(
+        squeezeSpaces,
+      );
+      const { printed } = documentWording(locale);
+      expect(first.split(CATALOGS.es.reference), locale).toHaveLength(2);
+      expect(first, locale).toContain(`${printed.reference} ${reference}`);
+      expect(later.length).toBeGreaterThan(0);
+      for (const text of later) {
+        expect(text, locale).toContain(`${printed.reference}: ${reference}`);
+      }
     }
   });
 
@@ -324,13 +344,15 @@ describe("a control document", () => {
     expect(language.decodeText()).toBe("ca-ES-valencia");
   });
 
-  it("says DEMO in a demo's title, its language unchanged", async () => {
+  it("says DEMO and the localized not valid in a demo's title, its language unchanged", async () => {
     const pdf = await renderDocumentPdf(
-      input({ locale: "ca-valencia", demo: true }),
+      input({ locale: "ca-valencia", environment: "demo" }),
     );
     const loaded = await PDFDocument.load(pdf.bytes, { updateMetadata: false });
 
-    expect(loaded.getTitle()).toBe(`DEMO — Document de control ${ISSUE.uuid}`);
+    expect(loaded.getTitle()).toBe(
+      `DEMO — SENSE VALIDESA — Document de control ${ISSUE.uuid}`,
+    );
     const language = loaded.catalog.lookup(PDFName.of("Lang"), PDFString);
     expect(language.decodeText()).toBe("ca-ES-valencia");
   });
@@ -358,7 +380,9 @@ describe("a control document", () => {
     expect(await watermarkShare(real.bytes, real.bytes, 1)).toBe(0);
     expect(await textOf(real.bytes)).not.toMatch(/\bDEMO\b/);
     for (const locale of DOCUMENT_LOCALES) {
-      const demo = await renderDocumentPdf(input({ locale, demo: true }));
+      const demo = await renderDocumentPdf(
+        input({ locale, environment: "demo" }),
+      );
       const text = await textOf(demo.bytes);
       expect(text).toContain(CATALOGS[locale].notValid);
       expect(text).toMatch(/\bDEMO\b/);
@@ -369,9 +393,50 @@ describe("a control document", () => {
     }
   });
 
+  it("marks every page of a test document PRUEBAS and SIN VALIDEZ, in every locale, its fields and QR code read on each; a live one neither", async () => {
+    for (const locale of DOCUMENT_LOCALES) {
+      const long = input({ data: LONG_DOCUMENT, locale });
+      const live = await renderDocumentPdf(long);
+      const liveText = await textOf(live.bytes);
+      expect(liveText).not.toContain("PRUEBAS");
+      expect(liveText).not.toContain("SIN VALIDEZ");
+
+      const pdf = await renderDocumentPdf({ ...long, environment: "test" });
+      const pages = (await pageTexts(pdf.bytes)).map(squeezeSpaces);
+      expect(pdf.pages).toBeGreaterThan(1);
+      expect(pdf.pages).toBe(live.pages);
+      for (let page = 1; page <= pdf.pages; page++) {
+        const text = pages[page - 1];
+        expect(text, `${locale}, page ${page}`).toMatch(/\bPRUEBAS\b/);
+        expect(text, `${locale}, page ${page}`).toContain("SIN VALIDEZ");
+        expect(await decodeQrCode(pdf.bytes, page), `page ${page}`).toBe(
+          ISSUE.qrUrl,
+        );
+        expect(
+          await watermarkShare(pdf.bytes, live.bytes, page),
+        ).toBeGreaterThan(0.04);
+      }
+      // Every field prints as on the live document, the marks aside.
+      expect(pageContents(pages, locale, { environment: "test" })).toEqual(
+        pageContents((await pageTexts(live.bytes)).map(squeezeSpaces), locale),
+      );
+      await checkPdfStructure(pdf.bytes);
+    }
+  });
+
+  it("says PRUEBAS and SIN VALIDEZ before a test document's title, the title a browser shows for its QR link", async () => {
+    const pdf = await renderDocumentPdf(
+      input({ locale: "en", environment: "test" }),
+    );
+    const loaded = await PDFDocument.load(pdf.bytes, { updateMetadata: false });
+    expect(loaded.getTitle()).toBe(
+      `PRUEBAS — SIN VALIDEZ — Control document ${ISSUE.uuid}`,
+    );
+  });
+
   it("cuts a long description on page 1 and lets long observations flow, each going on under its own label, every page with header, page number, uuid and watermark", async () => {
     const long = input({ data: LONG_DOCUMENT, locale: "fr" });
-    const pdf = await renderDocumentPdf({ ...long, demo: true });
+    const pdf = await renderDocumentPdf({ ...long, environment: "demo" });
     const real = await renderDocumentPdf(long);
     const pages = (await pageTexts(pdf.bytes)).map(squeezeSpaces);
 
@@ -383,7 +448,7 @@ describe("a control document", () => {
         0.04,
       );
     }
-    const contents = pageContents(pages, "fr", { demo: true });
+    const contents = pageContents(pages, "fr", { environment: "demo" });
     for (const [text, heading] of [
       [
         LONG_DOCUMENT.goods.description,

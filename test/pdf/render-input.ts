@@ -10,6 +10,6 @@ export const renderInput = (
   data,
   ...ISSUE,
   locale: "es",
-  demo: false,
+  environment: "live",
   ...overrides,
 });

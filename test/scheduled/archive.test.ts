@@ -240,7 +240,7 @@ describe("the archiver", () => {
           rectifies: { uuid: original.uuid, data: previous },
           qrUrl: correction.url,
           locale,
-          demo: false,
+          environment: "test",
         })
       ).bytes;
     expect(stored).toEqual(await rendered(original.data as DocumentData));
@@ -395,6 +395,8 @@ describe("the audit trail the key tool prints", () => {
         type: "issued",
         credential_id: expect.any(String),
         request_id: expect.any(String),
+        gate: null,
+        dataset_id: null,
         source: "archive",
       },
       {
@@ -402,6 +404,8 @@ describe("the audit trail the key tool prints", () => {
         type: "qr_accessed",
         credential_id: null,
         request_id: expect.any(String),
+        gate: null,
+        dataset_id: null,
         source: "archive",
       },
       {
@@ -409,6 +413,8 @@ describe("the audit trail the key tool prints", () => {
         type: "rectified",
         credential_id: expect.any(String),
         request_id: expect.any(String),
+        gate: null,
+        dataset_id: null,
         source: "d1",
       },
     ]);

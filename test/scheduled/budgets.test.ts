@@ -217,7 +217,7 @@ describe("the cron with every task's backlog beyond its share", () => {
             150,
             `'evt_lost_${index}_' || i, 'document.issued', 'cred_budget', 'test', ${lostAt},
              'lost-${index}-' || i, NULL, NULL, ${lostAt}, '2026-11-21', NULL, NULL, NULL,
-             NULL, NULL, NULL`,
+             NULL, NULL, NULL, NULL`,
           ),
         ),
         shard.prepare(
@@ -232,7 +232,7 @@ describe("the cron with every task's backlog beyond its share", () => {
             "events",
             3000,
             `'evt_old_${index}_' || i, 'document.issued', 'cred_budget', 'test', ${oldAt},
-             NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL`,
+             NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL`,
           ),
         ),
       ]);

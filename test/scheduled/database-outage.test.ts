@@ -48,7 +48,7 @@ describe("the cron when D1 is down for the demo sessions and the archiver", () =
         "event_purge",
         "demo_sessions",
         "ops_calls",
-        "gate_calls",
+        "gate_call_exports",
       ].map((task) => ({
         event: "scheduled_cleanup_failed",
         task,

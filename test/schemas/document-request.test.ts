@@ -241,6 +241,41 @@ describe("dangerous goods", () => {
   });
 });
 
+describe("the trailer's kind", () => {
+  it("keeps trailer_kind when sent with a trailer, and leaves it out when not sent or null", () => {
+    for (const kind of ["trailer", "semi_trailer"]) {
+      expect(
+        parse(withFull((b) => (b.vehicle.trailer_kind = kind))).vehicle,
+      ).toMatchObject({ trailer_kind: kind });
+    }
+    expect(parse(fullRequest()).vehicle).not.toHaveProperty("trailer_kind");
+    expect(
+      parse(withFull((b) => (b.vehicle.trailer_kind = null))).vehicle,
+    ).not.toHaveProperty("trailer_kind");
+    expect(codes(withFull((b) => (b.vehicle.trailer_kind = "tanker")))).toEqual(
+      [["vehicle.trailer_kind", "INVALID_VALUE"]],
+    );
+  });
+
+  it("refuses a trailer_kind without a trailer", () => {
+    const body = withFull((b) => {
+      b.vehicle.trailer_country = null;
+      b.vehicle.trailer_registration = null;
+      b.vehicle.trailer_kind = "semi_trailer";
+    });
+    expect(codes(body)).toEqual([["vehicle.trailer_kind", "INVALID_VALUE"]]);
+  });
+
+  it("leaves the request hash of a body without it as it was", async () => {
+    const without = await requestHash(parse(fullRequest()));
+    expect(
+      await requestHash(
+        parse(withFull((b) => (b.vehicle.trailer_kind = null))),
+      ),
+    ).toBe(without);
+  });
+});
+
 describe("document request rules", () => {
   it("lists every error at once: five wrong fields, five errors", () => {
     const body = withFull((b) => {

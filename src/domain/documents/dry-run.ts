@@ -6,6 +6,7 @@ import type { DryRunResult } from "../../schemas/document-result";
 import type { Credential } from "../authenticate";
 import type { Services } from "../services";
 import { planIssue, renderNewVersion } from "./issue-document";
+import { documentWarnings } from "./warnings";
 
 /**
  * What a create of `request` would issue, without issuing it (docs/api.md,
@@ -22,5 +23,9 @@ export async function dryRunDocument(
   const { data } = splitRequest(request);
   const plan = planIssue(services, credential, data.reference);
   const pdf = await renderNewVersion(services, credential, data, plan);
-  return { data, pdf: { pages: pdf.pages, size_bytes: pdf.bytes.byteLength } };
+  return {
+    data,
+    pdf: { pages: pdf.pages, size_bytes: pdf.bytes.byteLength },
+    ...documentWarnings(data, plan.createdAt),
+  };
 }

@@ -1,6 +1,7 @@
 // A document as eFTI data for an authority's gate (docs/efti.md "Gates"):
-// one consignment by its dataset id, reduced to the subsets asked for, and
-// the follow-up messages a gate posts about it. A live document is visible
+// one consignment by its dataset id, reduced to the subsets asked for (a
+// read is an access of the document, as a QR scan is), and the follow-up
+// messages a gate posts about it (a message, not a read: no access). A live document is visible
 // as long as its QR link would serve it: any owner, no read window, a
 // rectified version too; deleted, test, demo, unknown or malformed ids are
 // the same 404.
@@ -19,6 +20,7 @@ import { keptGateRequestId } from "../operations/gate-calls";
 import type { Services } from "../services";
 import { sha256Hex } from "../sha256";
 import { findMoving, toDocument, writeMoving } from "../shard-routing";
+import { accessRead } from "./access-writes";
 import { documentData } from "./document-body";
 
 /** The longest follow-up message a gate may post, in bytes as sent. */
@@ -98,11 +100,7 @@ async function gateConsignment(
 ): Promise<{ row: DocumentRow; consignment: Consignment }> {
   const { row } = await gateDocument(services, id);
   const consignment = await consignmentWithId(
-    {
-      uuid: row.uuid,
-      rectifiesUuid: row.rectifiesUuid,
-      data: await documentData(services, row),
-    },
+    { ...row, data: await documentData(services, row) },
     id,
   );
   // A shipment number beyond the document's shipments.
@@ -112,15 +110,24 @@ async function gateConsignment(
 
 /**
  * The consignment `id` with only the elements of `subsets`, as the common
- * data set's XML (consignment-common.xsd), for a gate.
+ * data set's XML (consignment-common.xsd), for the gate of key version
+ * `gate`. The read is an access of the document (access-writes.ts): the
+ * first one blocks its deletion, and is written before the answer.
  */
 export async function gateConsignmentXml(
   services: Services,
   id: string,
   subsets: readonly SubsetId[],
+  gate: string,
 ): Promise<string> {
-  const { consignment } = await gateConsignment(services, id);
-  return consignmentXml(subsetOf(consignment.root, subsets));
+  const { row, consignment } = await gateConsignment(services, id);
+  const xml = consignmentXml(subsetOf(consignment.root, subsets));
+  await accessRead(services, row, services.clock.now(), {
+    via: "efti_gate",
+    datasetId: id,
+    gate,
+  });
+  return xml;
 }
 
 /**

@@ -39,7 +39,11 @@ import {
   settleRefusedReservation,
 } from "./correction-reservation";
 import { documentData } from "./document-body";
-import { datasetIdsToRegister, registeredDocuments } from "./efti-registration";
+import {
+  datasetIdsOfStored,
+  datasetIdsToRegister,
+  registeredDocuments,
+} from "./efti-registration";
 import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
@@ -115,7 +119,7 @@ export async function renderNewVersion(
       qrKeyVersion: services.qrKeyring.current,
     }),
     locale: credential.documentLocale,
-    demo: credential.environment === "demo",
+    environment: credential.environment,
     fallbackFonts: await fallbackFontsFor(services.fonts, data),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
@@ -253,16 +257,14 @@ export async function issueDocument(
     throw error;
   }
 
-  const committed = await commitVersion(
-    services,
-    db,
-    row,
-    credential,
-    await datasetIdsToRegister(services, credential.environment, {
+  const committed = await commitVersion(services, db, row, credential, {
+    version: await datasetIdsToRegister(services, credential.environment, {
       uuid,
       data,
     }),
-  );
+    // A corrected original is withdrawn from the gate.
+    original: rectifies ? await datasetIdsOfStored(services, rectifies) : [],
+  });
   if (!committed) {
     // Refused for certain: nothing of this attempt is visible.
     await removeAttempt(services, credential, {
@@ -288,7 +290,11 @@ export async function issueDocument(
     announceEvents(
       services,
       rectifies ? [uuid, rectifies.uuid] : [uuid],
-      registeredDocuments(services, credential.environment, [uuid]),
+      registeredDocuments(
+        services,
+        credential.environment,
+        rectifies ? [uuid, rectifies.uuid] : [uuid],
+      ),
     );
   }
   // Listed in the credential's home shard. The document is issued whatever
@@ -356,7 +362,7 @@ async function commitVersion(
   db: Database,
   row: DocumentRow,
   credential: Credential,
-  datasetIds: readonly string[],
+  datasetIds: { version: readonly string[]; original: readonly string[] },
 ): Promise<boolean> {
   const by = { credentialId: credential.id, requestId: services.requestId };
   const cap =
@@ -366,7 +372,7 @@ async function commitVersion(
   try {
     const { rectifiesUuid } = row;
     if (rectifiesUuid === null) {
-      return await commitCreatedDocument(db, row, by, cap, datasetIds);
+      return await commitCreatedDocument(db, row, by, cap, datasetIds.version);
     }
     return await commitCorrection(
       db,

@@ -1,21 +1,19 @@
 import { findQrLinkTarget } from "../../db/documents";
-import { recordQrAccess } from "../../db/qr-accesses";
 import { notFound } from "../../errors";
 import type { Environment } from "../../schemas/environment";
 import { mayBeDeleted } from "../../storage/pdf-object-metadata";
 import { qrKeyVersionOf } from "../../storage/qr-secret";
-import { announceEvents } from "../events/announce";
 import type { Services } from "../services";
 import { findMoving, toDocument, uuidCreatedAt } from "../shard-routing";
 import { isDeletionSettled } from "../windows";
-import { writeDocument } from "./addressing";
-import { pdfObjectKey } from "./issue-document";
 import {
+  accessRead,
   isWrittenTooRecently,
-  lastWrittenBy,
   lastWrittenSeen,
   rememberLastWritten,
-} from "./qr-access-writes";
+  writeAccess,
+} from "./access-writes";
+import { pdfObjectKey } from "./issue-document";
 
 type QrLink = { uuid: string; k: string | undefined; demo: boolean };
 
@@ -64,12 +62,8 @@ export async function downloadByQr(
 /**
  * While the document may still be deleted (and for a uuid that tells no
  * creation time, or an object that does not tell whether it was deleted): D1
- * decides. The first access is recorded before the PDF is served, so that a
- * deletion after it is refused (the access's batch and the deletion's are
- * each conditional on the other's mark); a later one, which blocks nothing
- * more, after the answer, and not at all when the read shows one written
- * within the minute (qr-access-writes.ts). `pdf` when the bytes were read
- * already.
+ * decides, and the access is recorded as access-writes.ts says (the first
+ * one before the PDF is served). `pdf` when the bytes were read already.
  */
 async function downloadFromDatabase(
   services: Services,
@@ -92,39 +86,11 @@ async function downloadFromDatabase(
   }
   const bytes = await pdf;
   if (!bytes) throw new Error(`stored PDF of document ${row.uuid} is missing`);
-  if (!record) return { uuid: row.uuid, bytes };
-
-  if (row.firstQrAccessAt === null) {
-    // Deleted between the read and the write: the deletion won.
-    if (!(await recordAccess(services, link, now))) throw notFound();
-  } else if (!isWrittenTooRecently(row.lastQrAccessAt, now)) {
-    services.background("qr_access", recordAccess(services, link, now));
-  }
+  if (record) await accessRead(services, row, now, QR, !link.demo);
   return { uuid: row.uuid, bytes };
 }
 
-/**
- * Records an access unless one was written within the minute before it (its
- * event announced once committed): when the last one written was, or
- * undefined when the document was deleted.
- */
-async function recordAccess(
-  services: Services,
-  link: QrLink,
-  at: number,
-): Promise<{ lastQrAccessAt: number | null } | undefined> {
-  let access: Awaited<ReturnType<typeof recordQrAccess>>;
-  await writeDocument(services, link.uuid, async (db) => {
-    access = await recordQrAccess(db, link.uuid, {
-      at,
-      requestId: services.requestId,
-      lastWrittenBy: lastWrittenBy(at),
-    });
-    return access !== undefined;
-  });
-  if (access?.recorded && !link.demo) announceEvents(services, [link.uuid]);
-  return access;
-}
+const QR = { via: "qr" } as const;
 
 // How long a data centre keeps a settled real document's PDF: any time is
 // right, since nothing can change it any more; a day bounds how long a copy
@@ -135,7 +101,7 @@ const EDGE_CACHE_MS = 24 * 60 * 60 * 1000;
  * Once the document can no longer be deleted (windows.ts): served from the
  * edge cache, or else one R2 read, its object's metadata deciding; the access
  * recorded after the answer, unless this instance saw one written within the
- * minute (qr-access-writes.ts). An object without that metadata, or whose
+ * minute (access-writes.ts). An object without that metadata, or whose
  * deletion was asked for and not yet confirmed, is left to D1 (and never
  * kept at the edge).
  */
@@ -180,7 +146,7 @@ async function downloadSettled(
   if (record && !isWrittenTooRecently(lastWrittenSeen(link.uuid), now)) {
     services.background(
       "qr_access",
-      recordAccess(services, link, now).then((access) => {
+      writeAccess(services, link.uuid, now, QR, !link.demo).then((access) => {
         if (access) rememberLastWritten(link.uuid, access.lastQrAccessAt);
       }),
     );

@@ -1,6 +1,7 @@
 import type { FallbackFamily } from "../../font-coverage/fallback-families";
 import type { DocumentLocale } from "../../schemas/document-locale";
 import type { DocumentData } from "../../schemas/document-request";
+import type { Environment } from "../../schemas/environment";
 
 // What the domain asks of the PDF renderer: src/pdf implements it, and the
 // app is handed the renderer (tests pass another one).
@@ -32,8 +33,8 @@ export interface RectifiedVersion {
 export interface DocumentPdfInput extends IssuedDocument {
   /** The language of the labels (with the Spanish beside them); data prints as given. */
   locale: DocumentLocale;
-  /** A demo document: "not valid" beside the logo, DEMO across every page. */
-  demo: boolean;
+  /** Where it was issued: a test or demo document is marked not valid on every page (docs/pdf.md). */
+  environment: Environment;
   /** The fallback fonts for what Noto Sans lacks; none for most documents. */
   fallbackFonts?: FontFiles;
 }

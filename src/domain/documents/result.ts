@@ -8,6 +8,7 @@ import type {
 import type { Services } from "../services";
 import { documentBody } from "./document-body";
 import { pdfDownloadUrl, qrUrl } from "./links";
+import { documentWarnings } from "./warnings";
 
 export type { DocumentResult };
 
@@ -34,6 +35,7 @@ export async function documentResult(
     metadata,
     // Stored as text; only ever written from a validated locale.
     document_locale: documentLocaleSchema.parse(row.documentLocale),
+    ...documentWarnings(data, row.createdAt),
   };
   if (row.environment !== "demo" || row.expiresAt === null) return result;
   return {

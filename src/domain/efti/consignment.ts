@@ -1,17 +1,22 @@
 // A stored document as eFTI consignments of the common data set: one per
 // shipment (a grouped document of N shipments gives N). The mapping, field
 // by field, with each element's eFTI id and ES01 status: docs/efti.md.
+
+import { toIsoTime } from "../../clock";
+import type { DocumentRow } from "../../db/schema";
 import {
   type DocumentData,
   type Shipment,
   shipmentsOf,
 } from "../../schemas/document-request";
 import type { TransportLocation } from "../../schemas/transport-location";
+import { uuidCreatedAt } from "../shard-routing";
 import {
   DATE_FORMAT,
+  EU_VAT_PREFIXES,
   KILOGRAM_UNIT,
   ROAD_TRANSPORT_MODE,
-  TRAILER_EQUIPMENT_CATEGORY,
+  TRAILER_EQUIPMENT_CATEGORIES,
   TRUCK_MEANS_TYPE,
 } from "./codes";
 import { datasetId } from "./dataset-id";
@@ -25,13 +30,15 @@ import {
 import { COUNTRY_CODES } from "./schema-facts.generated";
 import { leaf, parent, type XmlElement } from "./xml";
 
-/** What the export reads of a stored document. */
-export interface ExportedDocument {
-  uuid: string;
-  /** The document this one corrects, or null. */
-  rectifiesUuid: string | null;
-  data: DocumentData;
-}
+/**
+ * What the export reads of a stored document: its row's facts (when it was
+ * issued, the document it corrects and the one that corrected it, or null)
+ * and its data.
+ */
+export type ExportedDocument = Pick<
+  DocumentRow,
+  "uuid" | "createdAt" | "rectifiesUuid" | "rectifiedByUuid"
+> & { data: DocumentData };
 
 /** One shipment of a document as a consignment, the root element of its XML. */
 export interface Consignment {
@@ -44,8 +51,11 @@ export interface Consignment {
 /** The labels of the `information` lines, in the order they are written. */
 const LABELS = {
   document: "DeCA document",
+  issuedAt: "Issued at",
   reference: "DeCA reference",
   rectifies: "Rectifies DeCA document",
+  rectifiedBy: "Rectified by DeCA document",
+  dangerousGoods: "Dangerous goods",
   exactWeight: "Gross weight (exact)",
   alternativeMeasure: "Alternative measure",
   specialAuthorization: "Special authorization",
@@ -92,15 +102,24 @@ const postalAddress = (
   ]);
 
 /**
- * The tax id with its country first, as an EU VAT number is written: the id
- * alone does not say which country issued it (at most 2 + 32 characters of
- * 35). An id already written so (`RO123456` of `RO`) keeps its one prefix.
+ * The tax id as the request holds it, with the scheme it belongs to: a
+ * national id (a NIF, which need not be registered for intra-EU VAT) with
+ * its country as `schemeAgencyId`; an id written as an EU VAT number (its
+ * country's VAT prefix first: `EL` for Greece) as it is, which says its
+ * country itself.
  */
-const prefixedTaxId = ({
-  tax_country,
-  tax_id,
-}: Pick<Party, "tax_country" | "tax_id">): string =>
-  tax_id.startsWith(tax_country) ? tax_id : `${tax_country}${tax_id}`;
+function taxRegistrationId(
+  role: "consignor" | "carrier",
+  { tax_country, tax_id }: Pick<Party, "tax_country" | "tax_id">,
+  label: string,
+  notes: Note[],
+): XmlElement {
+  const id = cutText(`${role}/taxRegistration/id`, tax_id, label, notes);
+  const vatPrefix = EU_VAT_PREFIXES[tax_country];
+  return vatPrefix !== undefined && tax_id.startsWith(vatPrefix)
+    ? id
+    : { ...id, attributes: { schemeAgencyId: tax_country } };
+}
 
 /** The shipper as consignor, the carrier as carrier (TradeParty). */
 const tradeParty = (
@@ -115,12 +134,7 @@ const tradeParty = (
       ? postalAddress(role, party.address, `${label} address`, notes)
       : null,
     parent("taxRegistration", [
-      cutText(
-        `${role}/taxRegistration/id`,
-        prefixedTaxId(party),
-        `${label} tax id`,
-        notes,
-      ),
+      taxRegistrationId(role, party, `${label} tax id`, notes),
     ]),
   ]);
 
@@ -135,6 +149,17 @@ const location = (
     splitText(`${role}/name`, place.place),
     postalAddress(role, place, label, notes),
   ]);
+
+/**
+ * The correcting document and when it was issued, which its uuid carries
+ * (none for a uuid issued before sharding: the uuid alone).
+ */
+function rectification(correctingUuid: string): string {
+  const correctedAt = uuidCreatedAt(correctingUuid);
+  return correctedAt === null
+    ? correctingUuid
+    : `${correctingUuid}, at ${toIsoTime(correctedAt)}`;
+}
 
 /** CCYYMMDD from YYYY-MM-DD. */
 const compactDate = (date: string): string => date.replaceAll("-", "");
@@ -171,7 +196,10 @@ function trailer(
   if (vehicle.trailer_registration === null || vehicle.trailer_country === null)
     return [];
   return parent("usedTransportEquipment", [
-    leaf("categoryCode", TRAILER_EQUIPMENT_CATEGORY),
+    leaf(
+      "categoryCode",
+      TRAILER_EQUIPMENT_CATEGORIES[vehicle.trailer_kind ?? "trailer"],
+    ),
     cutText(
       "usedTransportEquipment/id",
       vehicle.trailer_registration,
@@ -221,11 +249,23 @@ function consignmentRoot(
           : `${document.uuid}, shipment ${shipmentNumber} of ${shipmentCount}`,
     },
   ];
+  // A correction's issue time is the time of the correction.
+  notes.push({ label: LABELS.issuedAt, value: toIsoTime(document.createdAt) });
   if (data.reference !== null) {
     notes.push({ label: LABELS.reference, value: data.reference });
   }
   if (document.rectifiesUuid !== null) {
     notes.push({ label: LABELS.rectifies, value: document.rectifiesUuid });
+  }
+  if (document.rectifiedByUuid !== null) {
+    notes.push({
+      label: LABELS.rectifiedBy,
+      value: rectification(document.rectifiedByUuid),
+    });
+  }
+  // ES01 has no dangerous goods indicator: the line says it there.
+  if (shipment.goods.dangerous_goods === true) {
+    notes.push({ label: LABELS.dangerousGoods, value: "yes" });
   }
   // Built in the XSD's order, which is also the notes' order.
   const carrier = tradeParty("carrier", data.carrier, "Carrier", notes);

@@ -30,6 +30,7 @@ export type DeliveryServices = Pick<
   | "webhooks"
   | "sendWebhook"
   | "webhookPosts"
+  | "subrequests"
 >;
 
 // A message may come a little before the time its delay aimed at.
@@ -203,9 +204,11 @@ const messageOf = (
 });
 
 /**
- * Attempts due deliveries: up to ATTEMPTED_INLINE of them, taken in turn
- * by credential, at most CONCURRENT_POSTS at once; the rest are sent as
- * messages of their own (a lost send leaves them due for the cron). Then
+ * Attempts due deliveries: up to ATTEMPTED_INLINE of them, and no more
+ * than the invocation's subrequests left, taken in turn by credential, at
+ * most CONCURRENT_POSTS at once; the rest are sent as messages of their own
+ * (a lost send leaves them due for the cron), which later invocations
+ * attempt. Then
  * records the attempts, one batch a home shard; then sends, for each to be
  * tried again, the message that brings it back after its backoff. A lost or
  * failed record is logged: its deliveries stay as they were, pending, and
@@ -217,10 +220,13 @@ export async function attemptDeliveries(
   due: readonly DueDelivery[],
 ): Promise<void> {
   const inTurn = takenInTurn(due);
-  const later = inTurn.slice(ATTEMPTED_INLINE);
-  const [attempted] = await Promise.all([
+  const attempted = services.subrequests.take(
+    Math.min(ATTEMPTED_INLINE, inTurn.length),
+  );
+  const later = inTurn.slice(attempted);
+  const [posted] = await Promise.all([
     Promise.all(
-      inTurn.slice(0, ATTEMPTED_INLINE).map(async (one) => ({
+      inTurn.slice(0, attempted).map(async (one) => ({
         home: one.home,
         record: await attempt(services, one),
       })),
@@ -231,8 +237,8 @@ export async function attemptDeliveries(
         logFailure({ event: "webhook_delivery_send_failed" }, error),
       ),
   ]);
-  const records = attempted.map(({ record }) => record);
-  const homes = grouped(attempted, ({ home }) => home);
+  const records = posted.map(({ record }) => record);
+  const homes = grouped(posted, ({ home }) => home);
   await Promise.all(
     [...homes].map(([home, attempts]) =>
       recordAttempts(

@@ -36,6 +36,7 @@ export function eventPayload(row: EventRow): Event {
           ...documentFacts(row),
           accessed_at: head.created_at,
           first: row.firstAccess === true,
+          via: row.accessedVia ?? "qr",
         },
       };
     case "document.efti_follow_up":

@@ -3,13 +3,14 @@ import { inRounds, type QueryBudget, type RoundCost } from "../cron-budget";
 import type { Services } from "../services";
 import { EVENT_RETENTION_MS } from "./retention";
 
-// A round: one batch of five deletes in a shard (outbox, events,
-// deliveries, attempts, sent eFTI registrations), each of up to `rows` rows.
-const ROUND: RoundCost = { look: 5, fixed: 0, perRow: 0, rows: 1000 };
+// A round: one batch of four deletes in a shard (outbox, events,
+// deliveries, attempts), each of up to `rows` rows. The eFTI registrations
+// stay as long as their document (docs/efti.md).
+const ROUND: RoundCost = { look: 4, fixed: 0, perRow: 0, rows: 1000 };
 
 /**
  * Removes the events, outbox rows, deliveries and attempts older than the
- * retention, and the eFTI registrations sent before it, in rounds over the shards while `budget` lasts (each run
+ * retention, in rounds over the shards while `budget` lasts (each run
  * starting at another shard); the next run continues. The most rows one
  * table lost.
  */

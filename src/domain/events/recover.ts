@@ -44,7 +44,7 @@ async function sendAgain(
 }
 
 /** Messages of `kind` for `uuids` (each once), each naming a few documents. */
-function documentMessages(
+export function documentMessages(
   kind: "outbox" | "efti_registration",
   uuids: readonly string[],
 ): EventMessage[] {
@@ -75,10 +75,12 @@ export const announceLostEvents = (
   );
 
 /**
- * Announces again the eFTI registrations still unsent a minute after their
- * fact (the announcement lost, the gate down past the message's retries, or
- * a mark lost): the consumer sends them, built from the documents as they
- * then are. Nothing while no gate is configured.
+ * Announces again the eFTI registrations still waiting a minute after their
+ * next attempt was due (the announcement lost, the gate down past the
+ * message's retries, or a mark lost): the consumer sends them, built from
+ * the documents as they then are. A row whose message is still retrying is
+ * not due yet: one chain of attempts a row. Nothing while no gate is
+ * configured.
  */
 export const resendLostRegistrations = async (
   services: RecoveryServices & Pick<Services, "eftiGate">,

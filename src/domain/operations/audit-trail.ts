@@ -1,32 +1,41 @@
 // A document's audit trail as support reads it (`npm run keys -- audit`,
 // GET /ops/v1/documents/{uuid}/audit): the events still in D1 and those the
-// archiver moved to R2, in one list.
+// archiver moved to R2, and the reads of its eFTI data (efti_reads, never
+// archived), in one list.
 import { toIsoTime } from "../../clock";
 import { auditEventsOfDocument } from "../../db/audit";
+import { eftiReadsOfDocument } from "../../db/efti-reads";
 import type { ArchivedDocument } from "../../schemas/archived-document";
 import type { Services } from "../services";
 import { documentShard } from "../shard-routing";
 
 type AuditEventRecord = ArchivedDocument["auditEvents"][number];
 
+type EftiReadRecord = Awaited<ReturnType<typeof eftiReadsOfDocument>>[number];
+
 /** One event as printed; no body, no key, no QR secret. */
 interface TrailEntry {
   occurred_at: string;
   type: string;
   credential_id: string | null;
+  /** A gate's read: the gate (its GATE_KEYRING version). */
+  gate: string | null;
+  /** An eFTI read: the consignment read (null: the owner's list of them). */
+  dataset_id: string | null;
   request_id: string;
   /** Where the event is kept: still in D1, or in the R2 archive. */
   source: "d1" | "archive";
 }
 
 /**
- * Every event of a document in time order (then by id), each once: an event
- * in both places (an archiver run stopped before its D1 update) is shown as
- * the D1 row it still is.
+ * Every event of a document in time order (then by id, audit events before
+ * eFTI reads), each once: an event in both places (an archiver run stopped
+ * before its D1 update) is shown as the D1 row it still is.
  */
 function auditTrail(
   d1Events: readonly AuditEventRecord[],
   archived: ArchivedDocument | null,
+  eftiReads: readonly EftiReadRecord[],
 ): TrailEntry[] {
   const inD1 = new Set(d1Events.map((event) => event.id));
   const events = [
@@ -34,15 +43,29 @@ function auditTrail(
     ...(archived?.auditEvents ?? [])
       .filter((event) => !inD1.has(event.id))
       .map((event) => ({ event, source: "archive" as const })),
-  ];
-  events.sort(
+  ].map(({ event, source }) => ({
+    event: { ...event, gate: null, datasetId: null },
+    source,
+    order: 0,
+  }));
+  const reads = eftiReads.map((event) => ({
+    event,
+    source: "d1" as const,
+    order: 1,
+  }));
+  const all = [...events, ...reads];
+  all.sort(
     (a, b) =>
-      a.event.occurredAt - b.event.occurredAt || a.event.id - b.event.id,
+      a.event.occurredAt - b.event.occurredAt ||
+      a.order - b.order ||
+      a.event.id - b.event.id,
   );
-  return events.map(({ event, source }) => ({
+  return all.map(({ event, source }) => ({
     occurred_at: toIsoTime(event.occurredAt),
     type: event.type,
     credential_id: event.credentialId,
+    gate: event.gate,
+    dataset_id: event.datasetId,
     request_id: event.requestId,
     source,
   }));
@@ -60,13 +83,15 @@ export async function documentAudit(
   services: Pick<Services, "shards" | "archives">,
   uuid: string,
 ): Promise<DocumentAudit> {
-  const [events, archived] = await Promise.all([
-    auditEventsOfDocument(documentShard(services.shards, uuid), uuid),
+  const shard = documentShard(services.shards, uuid);
+  const [events, archived, eftiReads] = await Promise.all([
+    auditEventsOfDocument(shard, uuid),
     services.archives.get(uuid),
+    eftiReadsOfDocument(shard, uuid),
   ]);
   return {
     document_uuid: uuid,
     archived: archived !== null,
-    events: auditTrail(events, archived),
+    events: auditTrail(events, archived, eftiReads),
   };
 }

@@ -9,7 +9,7 @@ const PRUNE_ROUND: RoundCost = { look: 1, fixed: 0, perRow: 0, rows: 500 };
 
 /**
  * Removes the rows of an audit trail of the directory shard (the operations
- * API's calls, the gates' requests) older than `keptDays`, in rounds while
+ * API's calls) older than `keptDays`, in rounds while
  * `budget` lasts; the next run continues. The number removed.
  */
 export const pruneTrail = (

@@ -33,6 +33,7 @@ export async function sendTestEvent(
     documentCreatedAt: null,
     transportDate: null,
     firstAccess: null,
+    accessedVia: null,
     endpointId,
     datasetId: null,
     shipment: null,

@@ -10,6 +10,7 @@ import type { AppEnv, GateEnv } from "../../env";
 import { DomainError, domainErrorBehind, notFound } from "../../errors";
 import { logFailure } from "../../failure-log";
 import { inIpRanges } from "../../schemas/ip-range";
+import type { GateOperation } from "../../schemas/ops";
 import { bearerToken } from "../bearer";
 import { clientIp } from "../client-ip";
 
@@ -28,7 +29,8 @@ function logRefusal(call: GateCall, status: number): void {
 
 /**
  * A refusal (401, 403): a row of the audit trail while the caller's network
- * has had few, else 429 GATE_RATE_LIMITED and a log line only.
+ * has had few, else 429 GATE_RATE_LIMITED, counted in its network's minute
+ * and a log line.
  */
 async function refuse(
   services: AppEnv["Variables"]["services"],
@@ -69,45 +71,52 @@ function presentsCertificate(request: Request, expected: string): boolean {
  * none without GATE_KEYRING (404, like any unknown path); then the IP
  * allow-list (403), then a gate's key and, for a key version of
  * GATE_CLIENT_CERTIFICATES, its client certificate (401), each refusal a row of the audit
- * trail (beyond a network's limit, 429 and a log line); every request let in
- * recorded before it runs (no trail, no call: 503), its answer after. The
- * key version matched names the gate.
+ * trail (beyond a network's limit, 429, a count and a log line); every request let in
+ * recorded before it runs (no trail, no call: 503), its answer after, with the
+ * subsets the handler served (`subsetsServed`). The key version matched
+ * names the gate.
  */
-export const requireGate = createMiddleware<GateEnv>(async (c, next) => {
-  const { keyring, allowedIps, clientCertificates } = configOf(c.env).gate;
-  if (!keyring) throw notFound();
-  const { services } = c.var;
-  const ip = clientIp(c.req.raw);
-  const call: GateCall = {
-    requestId: c.var.requestId,
-    gateRequestId:
-      c.req.query("requestId") ?? c.req.header("X-Request-Id") ?? null,
-    datasetId: c.req.param("datasetId") ?? "",
-    subsets: c.req.queries("subsetId") ?? [],
-    clientIp: ip,
-  };
-  if (allowedIps.length > 0 && !inIpRanges(allowedIps, ip)) {
-    return refuse(services, call, 403);
-  }
-  const presented = bearerToken(c.req.raw);
-  const gate =
-    presented === null ? null : await secretKeyVersion(keyring, presented);
-  if (gate === null) return refuse(services, call, 401);
-  const certificate = clientCertificates[gate];
-  if (certificate && !presentsCertificate(c.req.raw, certificate)) {
-    return refuse(services, call, 401);
-  }
-  const answered = await openGateCall(services, { ...call, gate });
-  c.set("gate", gate);
-  c.set("gateRequestId", call.gateRequestId);
-  await next();
-  try {
-    await answered(c.res.status);
-  } catch (error) {
-    // The request is done; its row keeps a null status: answer unknown.
-    logFailure(
-      { event: "efti_gate_call_unfinished", request_id: call.requestId },
-      error,
-    );
-  }
-});
+export const requireGate = (operation: GateOperation) =>
+  createMiddleware<GateEnv>(async (c, next) => {
+    const { keyring, allowedIps, clientCertificates } = configOf(c.env).gate;
+    if (!keyring) throw notFound();
+    const { services } = c.var;
+    const ip = clientIp(c.req.raw);
+    const call: GateCall = {
+      requestId: c.var.requestId,
+      operation,
+      gateRequestId:
+        c.req.query("requestId") ?? c.req.header("X-Request-Id") ?? null,
+      datasetId: c.req.param("datasetId") ?? "",
+      subsets: c.req.queries("subsetId") ?? [],
+      clientIp: ip,
+    };
+    if (allowedIps.length > 0 && !inIpRanges(allowedIps, ip)) {
+      return refuse(services, call, 403);
+    }
+    const presented = bearerToken(c.req.raw);
+    const gate =
+      presented === null ? null : await secretKeyVersion(keyring, presented);
+    if (gate === null) return refuse(services, call, 401);
+    const certificate = clientCertificates[gate];
+    if (certificate && !presentsCertificate(c.req.raw, certificate)) {
+      return refuse(services, call, 401);
+    }
+    const answered = await openGateCall(services, { ...call, gate });
+    c.set("gate", gate);
+    c.set("gateRequestId", call.gateRequestId);
+    await next();
+    try {
+      const status = c.res.status;
+      await answered(
+        status,
+        status === 200 ? (c.var.subsetsServed ?? null) : null,
+      );
+    } catch (error) {
+      // The request is done; the trail shows it arrived, not its answer.
+      logFailure(
+        { event: "efti_gate_call_unfinished", request_id: call.requestId },
+        error,
+      );
+    }
+  });

@@ -222,7 +222,10 @@ describe("POST /api/v1/documents/validate", () => {
     const response = await demo.validate(minimalRequest());
     const dryRun = (await response.json()) as DryRun;
     const issued = await demo.issue(minimalRequest());
-    expect(renders.map(({ input }) => input.demo)).toEqual([true, true]);
+    expect(renders.map(({ input }) => input.environment)).toEqual([
+      "demo",
+      "demo",
+    ]);
     expect(dryRun.pdf).toEqual({
       pages: issued.pdf.pages,
       size_bytes: renders[0]?.size,

@@ -66,7 +66,9 @@ async function expectedXml(document: DocumentResultBody, id: string) {
   const consignment = await consignmentWithId(
     {
       uuid: document.uuid,
+      createdAt: Date.parse(document.created_at),
       rectifiesUuid: document.rectifies_uuid,
+      rectifiedByUuid: null,
       data: document.data as DocumentData,
     },
     id,
@@ -121,8 +123,12 @@ describe("GET /api/v1/documents/{uuid}/efti and its consignments", () => {
     expect(xml).toMatch(
       /^<\?xml version="1.0" encoding="UTF-8"\?>\n<consignment xmlns="http:\/\/efti.eu\/v1\/consignment\/common">/,
     );
-    expect(textsOf(xml, "id", "consignor")).toEqual(["ESB12345674"]);
+    // A NIF with its country as scheme; an id written as a VAT number as it is.
+    expect(xml).toContain('<id schemeAgencyId="ES">B12345674</id>');
     expect(textsOf(xml, "id", "carrier")).toEqual(["RO123456"]);
+    expect(textsOf(xml, "information")).toContain(
+      `Issued at: ${document.created_at}`,
+    );
     expect(textsOf(xml, "carrierAcceptanceDateTime")).toEqual(["20261121"]);
     expect(textsOf(xml, "information")).toContain(
       `DeCA document: ${document.uuid}`,
@@ -187,6 +193,46 @@ describe("GET /api/v1/documents/{uuid}/efti and its consignments", () => {
         "dangerousGoodsIndicator",
       ),
     ).toEqual(["false"]);
+  });
+
+  it("takes vehicle.trailer_kind in a create, the dry run and a correction, and exports the trailer's category", async () => {
+    const { api, efti } = await setup();
+    const withTrailer = (kind: string | null) => {
+      const body = minimalRequest();
+      body.vehicle = {
+        ...body.vehicle,
+        trailer_country: "ES",
+        trailer_registration: "R1234BCD",
+        trailer_kind: kind,
+      };
+      return body;
+    };
+    const category = async (uuid: string) => {
+      const [dataset] = await datasetsIn(await efti.list(uuid));
+      return textsOf(
+        await xmlIn(await efti.at(dataset?.url ?? "")),
+        "categoryCode",
+      );
+    };
+    expect((await api.validate(withTrailer("semi_trailer"))).status).toBe(200);
+    const semi = await api.issue(withTrailer("semi_trailer"));
+    expect(semi.data).toMatchObject({
+      vehicle: { trailer_kind: "semi_trailer" },
+    });
+    expect(await category(semi.uuid)).toEqual(["SM"]);
+
+    const response = await api.rectify(semi.uuid, withTrailer("trailer"));
+    expect(response.status).toBe(200);
+    const corrected = (await response.json()) as DocumentResultBody;
+    expect(await category(corrected.uuid)).toEqual(["TE"]);
+
+    const unstated = await api.issue(withTrailer(null));
+    expect(unstated.data).not.toHaveProperty("vehicle.trailer_kind");
+    expect(await category(unstated.uuid)).toEqual(["TE"]);
+
+    const alone = minimalRequest();
+    alone.vehicle = { ...alone.vehicle, trailer_kind: "trailer" };
+    expect((await api.validate(alone)).status).toBe(422);
   });
 
   it("names the corrected version in a correction's consignment, with new dataset ids", async () => {

@@ -1,7 +1,10 @@
+import { PDFDocument } from "@cantoo/pdf-lib";
 import { describe, expect, it } from "vitest";
 import { fullRequest, minimalRequest } from "../../../fixtures/requests";
+import { createCredential } from "../../helpers/credentials";
 import {
   comparable,
+  documentsApi,
   qrPath,
   sha256Of,
   withIssuedDocument,
@@ -12,6 +15,9 @@ import { callWithClock } from "../../helpers/worker";
 
 const DAY = 24 * 3_600_000;
 const NOW = Date.UTC(2026, 10, 21, 5);
+
+/** What a phone's browser sends when it opens a link. */
+const PHONE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
 const setup = () => withIssuedDocument(NOW);
 
@@ -25,6 +31,31 @@ describe("GET /d/{uuid}?k=", () => {
     expect(response.headers.get("Cache-Control")).toBe("no-store, private");
     expect(await sha256Of(await response.arrayBuffer())).toBe(
       document.pdf.sha256,
+    );
+  });
+
+  it("opens in a phone's browser under a title that says PRUEBAS and SIN VALIDEZ for a test document, neither for a live one", async () => {
+    const { request, document } = await setup();
+    const live = await createCredential({ environment: "live" });
+    const liveDocument = await documentsApi(request, live.key).issue(
+      fullRequest(),
+    );
+    // What a phone's browser shows as the page's title: the PDF's, opened inline.
+    const titleOf = async (url: string) => {
+      const response = await request(qrPath(url), {
+        headers: { Accept: PHONE },
+      });
+      expect(response.headers.get("Content-Type")).toBe("application/pdf");
+      const pdf = await PDFDocument.load(await response.arrayBuffer(), {
+        updateMetadata: false,
+      });
+      return pdf.getTitle();
+    };
+    expect(await titleOf(document.url)).toBe(
+      `PRUEBAS — SIN VALIDEZ — Documento de control ${document.uuid}`,
+    );
+    expect(await titleOf(liveDocument.url)).toBe(
+      `Documento de control ${liveDocument.uuid}`,
     );
   });
 

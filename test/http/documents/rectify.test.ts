@@ -230,7 +230,7 @@ describe("the PDF of a correction", () => {
           rectifies,
           qrUrl: correction.url,
           locale,
-          demo: false,
+          environment: "test",
         })
       ).bytes;
     const previous = original.data as DocumentData;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { groupedRequest, minimalRequest } from "../../../fixtures/requests";
 import { readConfig } from "../../../src/config";
+import { demoNetwork } from "../../../src/domain/demo/demo-network";
 import { consignmentWithId } from "../../../src/domain/efti/consignment";
 import { datasetId } from "../../../src/domain/efti/dataset-id";
 import type { SubsetId } from "../../../src/domain/efti/schema-facts.generated";
@@ -44,10 +45,12 @@ const NOW = Date.UTC(2026, 10, 24, 8);
 
 interface GateCallRow {
   id: number;
+  operation: string | null;
   request_id: string;
   gate_request_id: string | null;
   dataset_id: string;
   subsets: string[];
+  subsets_served: string[] | null;
   gate: string | null;
   client_ip: string;
   status: number | null;
@@ -87,16 +90,22 @@ async function setup(bindings: Env = env) {
   };
 }
 
-/** What the gate should be answered: the export of `id` reduced to `subsets`. */
+/**
+ * What the gate should be answered: the export of `id` reduced to `subsets`
+ * (of a version that `rectifiedByUuid` corrected, when given).
+ */
 async function expectedXml(
   document: DocumentResultBody,
   id: string,
   subsets: SubsetId[],
+  rectifiedByUuid: string | null = null,
 ): Promise<string> {
   const consignment = await consignmentWithId(
     {
       uuid: document.uuid,
+      createdAt: Date.parse(document.created_at),
       rectifiesUuid: document.rectifies_uuid,
+      rectifiedByUuid,
       data: document.data as DocumentData,
     },
     id,
@@ -253,6 +262,44 @@ describe("GET /efti/v0/consignments/{datasetId}", () => {
     for (const other of [unknown, "not-a-dataset-id", id.slice(0, 35)]) {
       expect(await errorCode(await gate.get(other), 404)).toBe("NOT_FOUND");
     }
+  });
+
+  it("serves a corrected original naming the correcting document and when it was corrected, in ES01 and full", async () => {
+    const { clock, api, gate, document, id } = await setup();
+    clock.advance(HOUR);
+    const body = minimalRequest();
+    body.vehicle.registration = "9876KLM";
+    const rectified = await api.rectify(document.uuid, body);
+    expect(rectified.status).toBe(200);
+    const correction = (await rectified.json()) as DocumentResultBody;
+    const named = `Rectified by DeCA document: ${correction.uuid}, at ${correction.created_at}`;
+    expect(correction.created_at).toBe(new Date(NOW + HOUR).toISOString());
+    for (const [query, subsets] of [
+      ["?subsetId=ES01", ["ES01"]],
+      ["?subsetId=full", ["ES01", "identifier"]],
+    ] as const) {
+      const xml = await xmlIn(await gate.get(id, query));
+      // The original still carries its own plate, and says it was replaced.
+      expect(xml).toContain("<id>5678DFG</id>");
+      expect(xml).toContain(`<information>${named}</information>`);
+      expect(xml).toContain(
+        `<information>Issued at: ${document.created_at}</information>`,
+      );
+      expect(xml).toBe(
+        await expectedXml(document, id, [...subsets], correction.uuid),
+      );
+    }
+    // The correction names the original, and is issued at the correction's time.
+    const corrected = await xmlIn(
+      await gate.get(await datasetId(correction.uuid, 1)),
+    );
+    expect(corrected).toContain("<id>9876KLM</id>");
+    expect(corrected).toContain(
+      `<information>Rectifies DeCA document: ${document.uuid}</information>`,
+    );
+    expect(corrected).toContain(
+      `<information>Issued at: ${correction.created_at}</information>`,
+    );
   });
 
   it("never serves a test key's document: its dataset id answers and is audited as an unknown one", async () => {
@@ -467,6 +514,16 @@ describe("who may call /efti/v0", () => {
     expect(rows.filter((row) => row.client_ip === network)).toHaveLength(
       GATE_REFUSALS_KEPT.limit,
     );
+    // The two beyond are counted in their network's minute, not lost.
+    expect(
+      await env.DB_0.prepare(
+        "SELECT count, first_status, last_status FROM efti_gate_refusals WHERE network = ?",
+      )
+        .bind(demoNetwork(network))
+        .all(),
+    ).toMatchObject({
+      results: [{ count: 2, first_status: 401, last_status: 401 }],
+    });
   });
 });
 
@@ -480,12 +537,42 @@ describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
     const { data, has_more } = await gateCalls(id);
     expect(has_more).toBe(false);
     expect(
-      data.map(({ subsets, status, gate: by }) => ({ subsets, status, by })),
+      data.map(({ operation, subsets, subsets_served, status, gate: by }) => ({
+        operation,
+        subsets,
+        subsets_served,
+        status,
+        by,
+      })),
     ).toEqual([
-      { subsets: [], status: 200, by: TEST_GATE },
-      { subsets: ["ES99"], status: 400, by: TEST_GATE },
-      { subsets: ["ES01", "identifier"], status: 200, by: TEST_GATE },
-      { subsets: ["ES01"], status: 200, by: TEST_GATE },
+      {
+        operation: "follow_up",
+        subsets: [],
+        subsets_served: null,
+        status: 200,
+        by: TEST_GATE,
+      },
+      {
+        operation: "get_consignment",
+        subsets: ["ES99"],
+        subsets_served: null,
+        status: 400,
+        by: TEST_GATE,
+      },
+      {
+        operation: "get_consignment",
+        subsets: ["ES01", "identifier"],
+        subsets_served: ["ES01", "identifier"],
+        status: 200,
+        by: TEST_GATE,
+      },
+      {
+        operation: "get_consignment",
+        subsets: ["ES01"],
+        subsets_served: ["ES01"],
+        status: 200,
+        by: TEST_GATE,
+      },
     ]);
     for (const row of data) {
       expect(row.dataset_id).toBe(id);
@@ -504,6 +591,22 @@ describe("the audit trail of the gates (GET /ops/v1/efti/gate-calls)", () => {
       `&limit=3&starting_after=${first.data.at(-1)?.id}`,
     );
     expect(rest).toEqual({ data: data.slice(3), has_more: false });
+  });
+
+  it("records the subsets served, normalised: full and repeated or comma-separated values as the subsets they name, once each", async () => {
+    const { gate, id } = await setup();
+    await gate.get(id, `?${"subsetId=identifier&".repeat(12)}subsetId=ES01`);
+    await gate.get(id, "?subsetId=full");
+    await gate.get(id, "?subsetId=ES01,identifier,ES01");
+    const { data } = await gateCalls(id);
+    expect(data.map((row) => [row.subsets, row.subsets_served])).toEqual([
+      [
+        ["ES01", "identifier", "ES01"],
+        ["ES01", "identifier"],
+      ],
+      [["full"], ["ES01", "identifier"]],
+      [Array(12).fill("identifier"), ["identifier", "ES01"]],
+    ]);
   });
 
   it("keeps the gate's own id of each request: its requestId parameter, else its X-Request-Id header", async () => {

@@ -84,6 +84,8 @@ describe("GET /api/v1/events", () => {
             ...facts,
             accessed_at: new Date(NOW - MINUTE).toISOString(),
             first: true,
+            // A row without accessed_via: written before gates read documents.
+            via: "qr",
           },
         },
         {

@@ -58,6 +58,7 @@ describe("the events API while a rebalance moves the key's home", () => {
       documentCreatedAt: NOW - minutes * MINUTE,
       transportDate: "2026-11-21",
       firstAccess: null,
+      accessedVia: null,
       endpointId: null,
       datasetId: null,
       shipment: null,

@@ -150,6 +150,8 @@ describe("keys through the operations API", () => {
           occurred_at: document.created_at,
           type: "issued",
           credential_id: issued.credential_id,
+          gate: null,
+          dataset_id: null,
           request_id: expect.stringMatching(/^req_/),
           source: "d1",
         },

@@ -107,6 +107,7 @@ function routedShard(
       ),
     documents: () => uuidBucket(text("uuid")),
     audit_events: () => uuidBucket(text("document_uuid")),
+    efti_reads: () => uuidBucket(text("document_uuid")),
     pending_pdf_objects: () =>
       uuidBucket(text("object_key").slice("documents/".length, -4)),
     pending_deletion_marks: () => uuidBucket(text("document_uuid")),

@@ -21,15 +21,21 @@ export const getGateConsignmentOperation = defineOperation<
   method: "get",
   path: "/efti/v0/consignments/{datasetId}",
   params: gateDatasetPath,
-  middleware: [requireGate],
+  middleware: [requireGate("get_consignment")],
   handle: async (c, { params }) => {
     // Repeated, as the gate API's OpenAPI file has it, or comma-separated.
     const subsets = subsetsToServe(
       (c.req.queries("subsetId") ?? []).flatMap((value) => value.split(",")),
       configOf(c.env).gate.subsets,
     );
+    c.set("subsetsServed", subsets);
     return c.body(
-      await gateConsignmentXml(c.var.services, params.datasetId, subsets),
+      await gateConsignmentXml(
+        c.var.services,
+        params.datasetId,
+        subsets,
+        c.var.gate,
+      ),
       200,
       { "Content-Type": "application/xml; charset=utf-8" },
     );

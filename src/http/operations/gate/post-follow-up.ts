@@ -17,7 +17,7 @@ export const postGateFollowUpOperation = defineOperation<
   method: "post",
   path: "/efti/v0/consignments/{datasetId}/follow-up",
   params: gateDatasetPath,
-  middleware: [requireGate],
+  middleware: [requireGate("follow_up")],
   handle: async (c, { params }) => {
     const message = await readPlainText(c.req.raw, MAX_FOLLOW_UP_BYTES);
     await postFollowUp(c.var.services, params.datasetId, message, {

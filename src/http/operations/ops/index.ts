@@ -1,12 +1,15 @@
 import type { Operation } from "../../operation";
 import { deleteKeyWebhookEndpointOperation } from "./delete-key-webhook-endpoint";
 import { documentAuditOperation } from "./document-audit";
+import { gateCallChainOperation } from "./gate-call-chain";
 import { issueKeyOperation } from "./issue-key";
 import { listGateCallsOperation } from "./list-gate-calls";
 import { listKeyWebhookEndpointsOperation } from "./list-key-webhook-endpoints";
 import { listKeysOperation } from "./list-keys";
 import { listOpsCallsOperation } from "./list-ops-calls";
+import { listRegistrationsOperation } from "./list-registrations";
 import { rebalanceProgressOperation } from "./rebalance-progress";
+import { retryRegistrationsOperation } from "./retry-registrations";
 import { revokeKeyOperation } from "./revoke-key";
 import { setOrganizationLocaleOperation } from "./set-organization-locale";
 import { startRebalanceOperation } from "./start-rebalance";
@@ -28,6 +31,9 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   upgradeShardsOperation,
   listOpsCallsOperation,
   listGateCallsOperation,
+  gateCallChainOperation,
+  listRegistrationsOperation,
+  retryRegistrationsOperation,
   startRebalanceOperation,
   rebalanceProgressOperation,
 ];

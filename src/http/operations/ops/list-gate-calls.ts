@@ -1,5 +1,5 @@
 import {
-  GATE_CALLS_KEPT_DAYS,
+  GATE_REFUSALS_KEPT,
   gateCallPage,
 } from "../../../domain/operations/gate-calls";
 import { SUPPORT_SECRET } from "../../../openapi/security";
@@ -22,7 +22,7 @@ export const listGateCallsOperation = defineOperation({
     operationId: "listGateCalls",
     summary:
       "The audit trail of the eFTI gates' interface (/efti/v0), newest first",
-    description: `Every request of a gate, answered or refused, kept ${GATE_CALLS_KEPT_DAYS} days: its request id, the dataset id and the \`subsetId\` values it named, the gate (the GATE_KEYRING version its key matched; null for a refusal), its client IP, when it arrived and its status (null: its answer was never recorded). Refusals beyond a network's limit (429) are a log line, \`efti_gate_refused\`, never a row. \`limit\` requests a page; \`has_more\` says whether older ones follow, which \`starting_after\` with the last \`id\` of the page lists; \`dataset_id\` keeps one dataset's.`,
+    description: `Every request of a gate, answered or refused, never removed: its operation (\`get_consignment\`, \`follow_up\`), its request id, the dataset id, the \`subsetId\` values it asked and the subsets its answer served, the gate (the GATE_KEYRING version its key matched; null for a refusal), its client IP, when it arrived and its status (null: its answer was never recorded). Refusals beyond ${GATE_REFUSALS_KEPT.limit} a minute from one network (429) are counted per network and minute in \`efti_gate_refusals\`, never a row each. \`limit\` requests a page; \`has_more\` says whether older ones follow, which \`starting_after\` with the last \`id\` of the page lists; \`dataset_id\` keeps one dataset's. The rows themselves, chained, are \`GET /ops/v1/efti/gate-calls/chain\`.`,
     tags: ["audit"],
     security: SUPPORT_SECRET,
     responses: opsResponses(200, "A page of requests.", gateCallListSchema, [
