@@ -42,12 +42,13 @@ const TYPICAL_METADATA_BYTES = 400;
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, "utf8");
 
-/** The request body of README's quick start (its request.json). */
+/** The request body of README's quick start (its request.json), dated today as the shell would date it. */
 async function readmeRequest(): Promise<Record<string, unknown>> {
   const readme = await readFile(`${ROOT}/README.md`, "utf8");
-  const block = /cat > request\.json <<'JSON'\n([\s\S]*?)\nJSON\n/.exec(readme);
+  const block = /cat > request\.json <<JSON\n([\s\S]*?)\nJSON\n/.exec(readme);
   if (!block?.[1]) throw new Error("README has no request.json example");
-  return JSON.parse(block[1]);
+  const today = new Date().toISOString().slice(0, 10);
+  return JSON.parse(block[1].replace(/\$\([^)]*date[^)]*\)/g, today));
 }
 
 const dataJson = (body: Record<string, unknown>): string => {

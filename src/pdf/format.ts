@@ -1,6 +1,8 @@
 // How data values are printed. Numbers use the Spanish convention in every
 // locale (docs/api.md, The PDF): dots between thousands, a decimal comma.
 
+import { wallTimeIn } from "../clock";
+
 /** Up to 3 decimals: the weight of a load needs no more (docs/api.md, The PDF). */
 const WEIGHT_DECIMALS = 3;
 /** A PositiveDecimal has at most 6 decimals, so this prints it exactly. */
@@ -71,26 +73,6 @@ export function formatDate(isoDate: string): string {
 
 const MINUTE = 60_000;
 
-const clocks = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall clock of a time zone, to the minute (built once per zone: building one is slow). */
-function wallClock(timeZone: string): Intl.DateTimeFormat {
-  let clock = clocks.get(timeZone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-    });
-    clocks.set(timeZone, clock);
-  }
-  return clock;
-}
-
 const twoDigits = (value: number): string => String(value).padStart(2, "0");
 
 /**
@@ -105,11 +87,7 @@ export function formatLocalTime(
   zoneName: string,
 ): string {
   const minute = Math.floor(epochMilliseconds / MINUTE) * MINUTE;
-  const part = Object.fromEntries(
-    wallClock(timeZone)
-      .formatToParts(minute)
-      .map(({ type, value }) => [type, value]),
-  );
+  const part = wallTimeIn(timeZone, minute);
   const wall = Date.UTC(
     Number(part.year),
     Number(part.month) - 1,

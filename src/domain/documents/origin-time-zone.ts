@@ -1,3 +1,4 @@
+import { wallTimeIn } from "../../clock";
 import {
   type DocumentData,
   type Shipment,
@@ -27,28 +28,11 @@ export function originTimeZone(
 export const documentTimeZone = (data: DocumentData): SpanishTimeZone =>
   originTimeZone((shipmentsOf(data)[0] as Shipment).origin);
 
-const calendars = new Map<SpanishTimeZone, Intl.DateTimeFormat>();
-
 /** The date `YYYY-MM-DD` the clocks of `timeZone` showed at `epochMilliseconds`. */
 export function dateIn(
   timeZone: SpanishTimeZone,
   epochMilliseconds: number,
 ): string {
-  // Built once per zone: building one is slow.
-  let calendar = calendars.get(timeZone);
-  if (!calendar) {
-    calendar = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    calendars.set(timeZone, calendar);
-  }
-  const part = Object.fromEntries(
-    calendar
-      .formatToParts(epochMilliseconds)
-      .map(({ type, value }) => [type, value]),
-  );
-  return `${part.year}-${part.month}-${part.day}`;
+  const { year, month, day } = wallTimeIn(timeZone, epochMilliseconds);
+  return `${year}-${month}-${day}`;
 }
