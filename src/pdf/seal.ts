@@ -91,11 +91,21 @@ export async function sealBytes(
       `the seal's signature takes ${cms.length} bytes, more than the ${seal.maxBytes} reserved`,
     );
   }
-  const hex = Array.from(cms, (byte) =>
-    byte.toString(16).padStart(2, "0"),
-  ).join("");
-  sealed.set(new TextEncoder().encode(hex), holeStart + 1);
+  writeHex(sealed, holeStart + 1, cms);
   return { bytes: sealed, seal: facts };
+}
+
+// ASCII of "0"–"9", "a"–"f".
+const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (digit) =>
+  digit.charCodeAt(0),
+);
+
+/** `data` as lowercase hex ASCII into `target` at `at`: no string built on the issuing path. */
+function writeHex(target: Uint8Array, at: number, data: Uint8Array): void {
+  data.forEach((byte, i) => {
+    target[at + 2 * i] = HEX_DIGITS[byte >> 4] ?? 0;
+    target[at + 2 * i + 1] = HEX_DIGITS[byte & 15] ?? 0;
+  });
 }
 
 /** Where the ASCII `text` first occurs in `bytes` from `from`, or -1. */
