@@ -105,7 +105,7 @@ export async function renderNewVersion(
   credential: Credential,
   data: DocumentData,
   { uuid, createdAt }: IssuePlan,
-  rectifies?: DocumentRow,
+  { rectifies, dryRun }: { rectifies?: DocumentRow; dryRun: boolean },
 ): Promise<DocumentPdf> {
   const pdf = await services.renderPdf({
     data,
@@ -122,7 +122,14 @@ export async function renderNewVersion(
     locale: credential.documentLocale,
     environment: credential.environment,
     fallbackFonts: await fallbackFontsFor(services.fonts, data),
-    seal: sealOf(services.seals, credential.environment, services.timestamping),
+    seal: sealOf(
+      services.seals,
+      credential.environment,
+      services.timestamping,
+      {
+        dryRun,
+      },
+    ),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
   return pdf;
@@ -220,7 +227,7 @@ export async function issueDocument(
       credential,
       data,
       { uuid, createdAt },
-      rectifies,
+      { rectifies, dryRun: false },
     );
     row = versionRow(credential, request, {
       uuid,

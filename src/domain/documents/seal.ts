@@ -55,12 +55,15 @@ function signingKey(seal: SealKey): Promise<CryptoKey> {
 
 /**
  * The seal of a new version of `environment`: B-T with a token of
- * `timestamping` when it answers in time, else B-B.
+ * `timestamping` when it answers in time, else B-B. A dry run's reserves
+ * the token's room, so its PDF has the issued one's size, but asks no
+ * authority: a token is a paid request of a real document.
  */
 export function sealOf(
   seals: SealSettings,
   environment: Environment,
   timestamping: Timestamping | null,
+  { dryRun }: { dryRun: boolean },
 ): PdfSeal {
   const keyring = seals();
   const seal = keyring.seals.get(keyring.current)?.[environment];
@@ -86,7 +89,7 @@ export function sealOf(
             ),
         },
         async (signature) => {
-          if (!timestamping) return null;
+          if (!timestamping || dryRun) return null;
           const stamped = await timestampOf(timestamping, signature);
           time = stamped?.time ?? null;
           return stamped?.token ?? null;
