@@ -51,10 +51,6 @@ export function markingOf(
   }
 }
 
-/** What page 1 prints before the seal's name. */
-export const SEAL_LINE_LABEL =
-  "Sello electrónico del servicio (PAdES, verificable en el PDF)";
-
 const LOGO_SIZE = 34;
 const GAP = 10;
 const WATERMARK_SIZE = 150;
@@ -124,10 +120,8 @@ export function pageFrame(
       1,
     ),
     footer: wrappedLines(printed.legalBasis, small, CONTENT_WIDTH),
-    // In Spanish in every locale, like a test document's marks: it names
-    // the certificate, which is the same for every reader.
     sealLine: clippedLines(
-      `${SEAL_LINE_LABEL}: ${frame.sealName}`,
+      `${printed.seal}: ${frame.sealName}`,
       small,
       CONTENT_WIDTH,
       1,

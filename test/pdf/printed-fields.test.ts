@@ -6,7 +6,6 @@ import {
   MINIMAL_DOCUMENT,
 } from "../../fixtures/documents";
 import { CATALOGS } from "../../src/pdf/i18n";
-import { SEAL_LINE_LABEL } from "../../src/pdf/page-frame";
 import { printedData } from "../../src/pdf/printed-fields";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import type { DocumentData } from "../../src/schemas/document-request";
@@ -49,7 +48,7 @@ async function printedOutsideTheTable(
         ]
       : []),
     "21/11/2026 13:00 (UTC+01:00, hora peninsular)",
-    `${SEAL_LINE_LABEL}: ${ISSUE.seal.name}`,
+    `${CATALOGS.es.seal}: ${ISSUE.seal.name}`,
     ...Array.from(
       { length: pdf.pages },
       (_, index) => `${CATALOGS.es.page} ${index + 1}/${pdf.pages}`,

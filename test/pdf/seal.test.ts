@@ -9,7 +9,7 @@ import { FIXTURE_SEAL_AUTHORITY, fixtureSeal } from "../../fixtures/seal";
 import { newSealKeyring } from "../../scripts/lib/seal-keyring";
 import { readCertificate } from "../../src/cms/certificate";
 import type { DocumentPdfInput } from "../../src/domain/documents/render-port";
-import { SEAL_LINE_LABEL } from "../../src/pdf/page-frame";
+import { CATALOGS } from "../../src/pdf/i18n/catalogs";
 import { renderDocumentPdf } from "../../src/pdf/render-document";
 import {
   checkPdfStructure,
@@ -119,13 +119,20 @@ if (!hasPdfsig) {
 }
 
 describe("the seal on the page", () => {
-  it("page 1 names the seal in one line; the QR code still decodes; the same input seals to the same bytes", async () => {
+  it("page 1 names the seal in one line, in the locale's words and the Spanish; the QR code still decodes; the same input seals to the same bytes", async () => {
     const pdf = await renderDocumentPdf(input());
     const [first, second = ""] = await pageTexts(pdf.bytes);
     expect(squeezeSpaces(first ?? "")).toContain(
-      `${SEAL_LINE_LABEL}: DeCA sello de PRUEBAS (local)`,
+      `${CATALOGS.es.seal}: DeCA sello de PRUEBAS (local)`,
     );
-    expect(second).not.toContain("Sello electrónico");
+    expect(second).not.toContain(CATALOGS.es.seal);
+    // Bilingual like every label: the locale's words, then the Spanish.
+    const [english = ""] = await pageTexts(
+      (await renderDocumentPdf(input({ locale: "en" }))).bytes,
+    );
+    expect(squeezeSpaces(english)).toContain(
+      `${CATALOGS.en.seal} / ${CATALOGS.es.seal}: DeCA sello de PRUEBAS (local)`,
+    );
     expect(await decodeQrCode(pdf.bytes)).toBe(ISSUE.qrUrl);
     expect((await renderDocumentPdf(input())).bytes).toEqual(pdf.bytes);
   });
