@@ -29,6 +29,19 @@ export async function drawDocumentPdf(
   input: DocumentPdfInput,
   drawing: PdfDrawing,
 ): Promise<DocumentPdf> {
+  const { unsealed, pages } = await drawUnsealedPdf(input, drawing);
+  const { bytes, seal } = await sealBytes(unsealed, input.seal);
+  return { bytes, pages, seal };
+}
+
+/**
+ * The document's file with its seal's room reserved, not yet signed (the
+ * benchmark measures the seal apart from it).
+ */
+export async function drawUnsealedPdf(
+  input: DocumentPdfInput,
+  drawing: PdfDrawing,
+): Promise<{ unsealed: Uint8Array; pages: number }> {
   const wording = documentWording(input.locale);
   const pdf = await PDFDocument.create({ updateMetadata: false });
   const styles = textStyles(
@@ -82,6 +95,5 @@ export async function drawDocumentPdf(
   const unsealed = await pdf.save({
     objectsPerTick: Number.POSITIVE_INFINITY,
   });
-  const { bytes, seal } = await sealBytes(unsealed, input.seal);
-  return { bytes, pages: pages.length, seal };
+  return { unsealed, pages: pages.length };
 }
