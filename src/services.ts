@@ -58,6 +58,18 @@ export function createServices(
     auditExports: createAuditExportStore(env.PDFS),
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
+    seals() {
+      if (!config.sealKeyring) {
+        throw new ConfigError(
+          "Invalid configuration: SEAL_KEYRING must be set (the seals' keyring) to issue documents.",
+        );
+      }
+      return config.sealKeyring;
+    },
+    timestamping:
+      config.sealTimestampUrl === null
+        ? null
+        : { url: config.sealTimestampUrl, send: (request) => fetch(request) },
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     eventQueue: createEventQueue(env.EVENTS),
