@@ -104,6 +104,22 @@ async function answering(origin: string): Promise<void> {
   }
 }
 
+/**
+ * What two warnings `wrangler dev` prints on every start mean here: both
+ * come from running two Workers in one `wrangler dev`.
+ */
+function explainWarnings(): void {
+  const crons: string[] =
+    unstable_readConfig({ config: API_CONFIG }, { hideWarnings: true }).triggers
+      .crons ?? [];
+  console.error(
+    [
+      "npm start: wrangler's \"types might be out of date\" below is about the edge Worker (wrangler.edge.toml), whose bindings differ from the API Worker's that worker-configuration.d.ts types (`npm run types`): nothing to do.",
+      `npm start: the API Worker's cron (${crons.join(", ")}: the safety nets of docs/failures.md) does not run locally: wrangler dev runs no cron, and its manual trigger (/cdn-cgi/local/scheduled) reaches the front Worker only, the edge Worker, which has none.`,
+    ].join("\n"),
+  );
+}
+
 function reportUpgrade(moved: Record<string, number>) {
   if (Object.values(moved).every((count) => count === 0)) return;
   console.error(
@@ -130,6 +146,7 @@ async function main(): Promise<void> {
   }
   await prepareLocalState(stateDir);
 
+  explainWarnings();
   const api = await configWithVars(API_CONFIG, { ...overrides, ...secrets });
   const wrangler = spawn(
     "wrangler",
