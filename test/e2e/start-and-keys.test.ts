@@ -14,6 +14,7 @@ import {
   startService,
 } from "../../scripts/lib/commands";
 import { readDevVars } from "../../scripts/lib/dev-vars";
+import { FALLBACK_FAMILIES } from "../../src/font-coverage/fallback-families";
 import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 
 // One local service, as a new user starts it, on its own state folder.
@@ -90,6 +91,28 @@ describe("npm start", () => {
     }
     const pdf = answers["deca-edge"][0];
     expect(pdf?.headers.get("content-type")).toBe("application/pdf");
+  });
+
+  it("explains each warning wrangler prints on a fresh state", () => {
+    const output = service.output();
+    const warnings = [
+      [
+        /types might be out of date/,
+        /"types might be out of date" below is about the edge Worker/,
+      ],
+      [
+        /Scheduled Workers are not automatically triggered/,
+        /the API Worker's cron \(\*\/5 \* \* \* \*: the safety nets of docs\/failures\.md\) does not run locally/,
+      ],
+    ] as const;
+    for (const [warning, explanation] of warnings) {
+      if (warning.test(output)) expect(output).toMatch(explanation);
+    }
+    // No other warning, and the fonts are put once, by one process.
+    expect(output.match(/WARNING/g) ?? []).toHaveLength(1);
+    expect(output).toContain(
+      `Put ${FALLBACK_FAMILIES.length} fallback fonts in the local bucket.`,
+    );
   });
 
   it("answers 401 without a key and with a bad one", async () => {
@@ -421,6 +444,8 @@ describe("npm start again", () => {
     service = await startService(stateDir);
     port = service.port;
     expect(printedKey(service.output())).toBe(first);
+    // The state is ready: no font put again.
+    expect(service.output()).not.toContain("fallback fonts");
     expect((await api("/api/v1/documents", first)).status).toBe(200);
   });
 });
