@@ -1,6 +1,7 @@
 import { fromBase64 } from "../base64";
 import { type CertificateFacts, readCertificate } from "../cms/certificate";
 import { ENVIRONMENTS, type Environment } from "../schemas/environment";
+import { isRecord, readVersions } from "./keyring";
 
 // SEAL_KEYRING, the service's electronic seals (docs/operations.md "The
 // seal"): versions, each with one seal per environment, a private key and
@@ -25,7 +26,6 @@ export interface SealKeyring {
 }
 
 const SHAPE = `{"current":"<version>","keys":{"<version>":{"live":{"key":"<base64 PKCS #8>","chain":["<base64 DER certificate>", …]},"test":{…},"demo":{…}}}}`;
-const VERSION_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
 
 /**
  * What each environment's certificate must say in its subject, so that a
@@ -56,46 +56,29 @@ export function parseSealKeyring(secret: string): SealKeyring {
 
 function readSealKeyring(secret: string): SealKeyring {
   const name = "SEAL_KEYRING";
-  let json: unknown;
-  try {
-    json = JSON.parse(secret);
-  } catch {
-    throw new Error(`${name} is not valid JSON; expected ${SHAPE}`);
-  }
-  if (
-    !isRecord(json) ||
-    typeof json.current !== "string" ||
-    !isRecord(json.keys)
-  ) {
-    throw new Error(`${name} must be ${SHAPE}`);
-  }
-  const seals = new Map<string, Record<Environment, SealKey>>();
-  for (const [version, value] of Object.entries(json.keys)) {
-    if (!VERSION_PATTERN.test(version)) {
-      throw new Error(
-        `${name} has a version that is not 1 to 32 letters, digits, ".", "_" or "-"`,
-      );
-    }
-    const byEnvironment = {} as Record<Environment, SealKey>;
-    for (const environment of ENVIRONMENTS) {
-      const seal = isRecord(value) ? value[environment] : undefined;
-      byEnvironment[environment] = readSeal(
-        seal,
-        `${name} version "${version}", ${environment}`,
-      );
-      const [certificate] = byEnvironment[environment].chain;
-      if (certificate && !NAMED[environment](certificate.subject)) {
-        throw new Error(
-          `${name} version "${version}": the ${environment} seal's certificate must have a subject that ${NAMING[environment]}`,
+  const { current, keys } = readVersions(
+    secret,
+    name,
+    SHAPE,
+    (value, version) => {
+      const byEnvironment = {} as Record<Environment, SealKey>;
+      for (const environment of ENVIRONMENTS) {
+        const seal = isRecord(value) ? value[environment] : undefined;
+        byEnvironment[environment] = readSeal(
+          seal,
+          `${name} version "${version}", ${environment}`,
         );
+        const [certificate] = byEnvironment[environment].chain;
+        if (certificate && !NAMED[environment](certificate.subject)) {
+          throw new Error(
+            `${name} version "${version}": the ${environment} seal's certificate must have a subject that ${NAMING[environment]}`,
+          );
+        }
       }
-    }
-    seals.set(version, byEnvironment);
-  }
-  if (!seals.has(json.current)) {
-    throw new Error(`${name}: "current" names no version in "keys"`);
-  }
-  return { current: json.current, seals };
+      return byEnvironment;
+    },
+  );
+  return { current, seals: keys };
 }
 
 function readSeal(seal: unknown, where: string): SealKey {
@@ -122,6 +105,3 @@ function readSeal(seal: unknown, where: string): SealKey {
     throw new Error(`${where}: the key or a certificate is not base64 of DER`);
   }
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  FULL_DOCUMENT,
+  fullDocumentInput,
   groupedDocument,
   ISSUE,
   RECTIFIED_VERSION,
@@ -27,16 +27,8 @@ import {
 } from "./seal-tools";
 import { startTimestampAuthority } from "./timestamp-authority";
 
-const input = (
-  overrides: Partial<DocumentPdfInput> = {},
-): DocumentPdfInput => ({
-  data: FULL_DOCUMENT,
-  ...ISSUE,
-  locale: "es",
-  environment: "test",
-  seal: fixtureSeal("test"),
-  ...overrides,
-});
+const input = (overrides: Partial<DocumentPdfInput> = {}) =>
+  fullDocumentInput("test", overrides);
 
 const KINDS = {
   original: input(),
