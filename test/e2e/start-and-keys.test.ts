@@ -102,12 +102,14 @@ describe("npm start", () => {
       ],
       [
         /Scheduled Workers are not automatically triggered/,
-        /the API Worker's cron \(\*\/5 \* \* \* \*: the safety nets of docs\/failures\.md\) does not run locally/,
+        /the API Worker's cron \(\*\/5 \* \* \* \*\) runs here every 5 minutes through POST \/ops\/v1\/scheduled-work/,
       ],
     ] as const;
     for (const [warning, explanation] of warnings) {
       if (warning.test(output)) expect(output).toMatch(explanation);
     }
+    // The cron runs whether or not wrangler warns that it does not.
+    expect(output).toMatch(warnings[1][1]);
     // No other warning, and the fonts are put once, by one process.
     expect(output.match(/WARNING/g) ?? []).toHaveLength(1);
     expect(output).toContain(
