@@ -14,7 +14,6 @@ import {
   startService,
 } from "../../scripts/lib/commands";
 import { readDevVars } from "../../scripts/lib/dev-vars";
-import { FALLBACK_FAMILIES } from "../../src/font-coverage/fallback-families";
 import { pageTexts, squeezeSpaces } from "../pdf/pdf-tools";
 
 // One local service, as a new user starts it, on its own state folder.
@@ -110,11 +109,9 @@ describe("npm start", () => {
     }
     // The cron runs whether or not wrangler warns that it does not.
     expect(output).toMatch(warnings[1][1]);
-    // No other warning, and the fonts are put once, by one process.
+    // No other warning. (Whether the fonts were put is the next start's
+    // test: a start retried on another port finds them already there.)
     expect(output.match(/WARNING/g) ?? []).toHaveLength(1);
-    expect(output).toContain(
-      `Put ${FALLBACK_FAMILIES.length} fallback fonts in the local bucket.`,
-    );
   });
 
   it("answers 401 without a key and with a bad one", async () => {
