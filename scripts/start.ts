@@ -8,7 +8,8 @@
 // (the QR links, the pages), the API Worker behind its service binding, on the
 // same state. Once they answer, through the operations API of the running
 // API Worker, it moves the rows of a state made before sharding to their
-// shards and makes sure a development key exists, and prints it.
+// shards, makes sure a development key exists, and prints it; then runs the
+// API Worker's cron on its schedule (scripts/lib/local-cron.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -18,6 +19,7 @@ import { unstable_readConfig } from "wrangler";
 import { ConfigError, readConfig } from "../src/config";
 import { configWithVars } from "./lib/dev-config";
 import { ensureDevVars, localSupportSecret, readDevVars } from "./lib/dev-vars";
+import { minutesBetweenRuns, runEvery } from "./lib/local-cron";
 import { prepareLocalState } from "./lib/local-state";
 import { type OpsClient, opsClient } from "./lib/ops-client";
 import { noteRunningService } from "./lib/running-service";
@@ -104,20 +106,36 @@ async function answering(origin: string): Promise<void> {
   }
 }
 
-/**
- * What two warnings `wrangler dev` prints on every start mean here: both
- * come from running two Workers in one `wrangler dev`.
- */
+/** What wrangler's "types might be out of date" warning means here. */
 function explainWarnings(): void {
+  console.error(
+    "npm start: wrangler's \"types might be out of date\" below is about the edge Worker (wrangler.edge.toml), whose bindings differ from the API Worker's that worker-configuration.d.ts types (`npm run types`): nothing to do.",
+  );
+}
+
+/**
+ * The API Worker's crons run through the operations API on their schedule
+ * (scripts/lib/local-cron.ts): the safety nets of docs/failures.md.
+ */
+function startLocalCron(ops: OpsClient): void {
   const crons: string[] =
     unstable_readConfig({ config: API_CONFIG }, { hideWarnings: true }).triggers
       .crons ?? [];
-  console.error(
-    [
-      "npm start: wrangler's \"types might be out of date\" below is about the edge Worker (wrangler.edge.toml), whose bindings differ from the API Worker's that worker-configuration.d.ts types (`npm run types`): nothing to do.",
-      `npm start: the API Worker's cron (${crons.join(", ")}: the safety nets of docs/failures.md) does not run locally: wrangler dev runs no cron, and its manual trigger (/cdn-cgi/local/scheduled) reaches the front Worker only, the edge Worker, which has none.`,
-    ].join("\n"),
-  );
+  for (const cron of crons) {
+    const minutes = minutesBetweenRuns(cron);
+    if (minutes === null) {
+      console.error(
+        `npm start: the cron "${cron}" does not run locally (only "every N minutes" crons do): POST /ops/v1/scheduled-work runs its work by hand.`,
+      );
+      continue;
+    }
+    console.error(
+      `npm start: the API Worker's cron (${cron}) runs here every ${minutes} minutes through POST /ops/v1/scheduled-work, since wrangler dev runs no cron.`,
+    );
+    runEvery(minutes, ops.runScheduledWork, (error) =>
+      console.error(`npm start: the cron's run failed: ${String(error)}`),
+    );
+  }
 }
 
 function reportUpgrade(moved: Record<string, number>) {
@@ -190,6 +208,7 @@ async function main(): Promise<void> {
     const ops = opsClient({ url: origin, secret: await localSupportSecret() });
     reportUpgrade(await ops.upgradeShards());
     credential = await ensureDevCredential(ops, stateDir);
+    startLocalCron(ops);
   } catch (error) {
     // No service without its key: wrangler stops, and with it this process.
     console.error(`npm start: ${String(error)}`);

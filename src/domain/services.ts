@@ -89,3 +89,9 @@ export interface Services {
   requestId: string;
   background: Background;
 }
+
+/** The services of every invocation, fetch and cron alike: all but what belongs to one request. */
+export type SharedServices = Omit<
+  Services,
+  "baseUrl" | "requestId" | "background"
+>;
