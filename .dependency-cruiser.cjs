@@ -16,7 +16,7 @@ const LAYERS = [
   ["domain", ["^src/domain/"]],
   ["persistence-and-storage", ["^src/db/", "^src/storage/"]],
   ["schemas", ["^src/schemas/"]],
-  ["leaf-helpers", ["^src/font-coverage/", "^src/qr/"]],
+  ["leaf-helpers", ["^src/font-coverage/", "^src/qr/", "^src/cms/"]],
   ["base", ["^src/(errors|clock|failure-log|base64)\\.ts$"]],
 ];
 

@@ -41,6 +41,10 @@ const ALONE = [
 
 const testMigrations = await readD1Migrations("./migrations");
 const performanceDoc = await readFile(PERFORMANCE_DOC, "utf8");
+// The seals of fixtures/seal.ts, as one line.
+const sealKeyring = JSON.stringify(
+  JSON.parse(await readFile("fixtures/seal-keyring.json", "utf8")),
+);
 
 /** The Worker's tests inside workerd, against real local D1, R2 and Durable Objects. */
 function workerProject(name: string, { isolate }: { isolate: boolean }) {
@@ -67,6 +71,7 @@ function workerProject(name: string, { isolate }: { isolate: boolean }) {
             QR_KEYRING: testKeyring("test-qr-key"),
             SUPPORT_KEYRING: testKeyring("test-support-key"),
             WEBHOOK_KEYRING: testKeyring("test-webhook-key"),
+            SEAL_KEYRING: sealKeyring,
             // A gate's key version names the gate and its rotation.
             GATE_KEYRING: JSON.stringify({
               current: "es-gate.2027-07",

@@ -1,12 +1,14 @@
 // The issuing step of POST /api/v1/documents without I/O, as
 // src/domain/documents/issue-document.ts and the validation before it run it:
-// validation and normalization (zod), QR link, render, SHA-256 of the PDF and
+// validation and normalization (zod), QR link, render and seal, SHA-256 of the PDF and
 // of the request, and encryption of the PDF for storage. No D1, no R2: the
 // fallback fonts come from the FontStore given (bench/disk-fonts.ts).
 
+import { fixtureSeal } from "../fixtures/seal";
 import { fallbackFontsFor } from "../src/domain/documents/fallback-fonts";
 import { pdfObjectKey } from "../src/domain/documents/issue-document";
 import { qrUrl } from "../src/domain/documents/links";
+import type { SealFacts } from "../src/domain/documents/render-port";
 import { requestHash } from "../src/domain/documents/request-hash";
 import { sha256Hex } from "../src/domain/sha256";
 import { renderDocumentPdf } from "../src/pdf/render-document";
@@ -31,6 +33,8 @@ export interface IssuedWithoutIo {
   pdfBytes: number;
   pages: number;
   sha256: string;
+  /** What the PDF's seal is. */
+  seal: SealFacts;
 }
 
 /**
@@ -58,6 +62,8 @@ export async function issueWithoutIo(
     locale: "es",
     environment: "live",
     fallbackFonts: await fallbackFontsFor(fonts, data),
+    // An RSA-2048 signature, as the local seals'.
+    seal: fixtureSeal("live"),
   });
   const [sha256] = await Promise.all([
     sha256Hex(pdf.bytes),
@@ -66,5 +72,11 @@ export async function issueWithoutIo(
     metadata === null ? null : JSON.stringify(metadata),
   ]);
   const sealed = await sealPdf(pdfKeyring, pdfObjectKey(uuid), pdf.bytes);
-  return { sealed, pdfBytes: pdf.bytes.byteLength, pages: pdf.pages, sha256 };
+  return {
+    sealed,
+    pdfBytes: pdf.bytes.byteLength,
+    pages: pdf.pages,
+    sha256,
+    seal: pdf.seal,
+  };
 }

@@ -24,6 +24,9 @@ var lazyTrie = (build) => {
 };
 `;
 
+console.error(
+  "postinstall: making @cantoo/fontkit build its Unicode tries on first use, a fifth of the Worker's start-up otherwise",
+);
 const dist = dirname(createRequire(import.meta.url).resolve("@cantoo/fontkit"));
 for (const module of MODULES) {
   const file = join(dist, module);

@@ -2,12 +2,14 @@
 // .dev.vars on first start (and adds a keyring an older one lacks), checks
 // the configuration (wrangler.toml's vars, .dev.vars, and any var set in the
 // environment, which overrides both, as EFTI_GATE_CREDENTIAL set there
-// overrides .dev.vars' for the API Worker), applies migrations to every shard,
-// then, through the operations API of the Worker run on the state, moves the
-// rows of a state made before sharding to their shards and makes sure a
-// development key exists; prints it, then runs both Workers with one
-// `wrangler dev` on one origin: the edge Worker in front (the QR links, the
-// pages), the API Worker behind its service binding, on the same state.
+// overrides .dev.vars' for the API Worker), migrates every shard and puts the
+// fallback fonts in one local process (scripts/lib/local-state.ts), then runs
+// both Workers with one `wrangler dev` on one origin: the edge Worker in front
+// (the QR links, the pages), the API Worker behind its service binding, on the
+// same state. Once they answer, through the operations API of the running
+// API Worker, it moves the rows of a state made before sharding to their
+// shards, makes sure a development key exists, and prints it; then runs the
+// API Worker's cron on its schedule (scripts/lib/local-cron.ts).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
@@ -15,15 +17,13 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
 import { ConfigError, readConfig } from "../src/config";
-import type { DatabaseTarget } from "./lib/d1";
 import { configWithVars } from "./lib/dev-config";
-import { ensureDevVars, readDevVars } from "./lib/dev-vars";
-import type { OpsClient } from "./lib/ops-client";
-import { withOps } from "./lib/ops-target";
+import { ensureDevVars, localSupportSecret, readDevVars } from "./lib/dev-vars";
+import { minutesBetweenRuns, runEvery } from "./lib/local-cron";
+import { prepareLocalState } from "./lib/local-state";
+import { type OpsClient, opsClient } from "./lib/ops-client";
 import { noteRunningService } from "./lib/running-service";
-import { migrateShards } from "./lib/shards";
 import { API_CONFIG, EDGE_CONFIG } from "./lib/workers";
-import { uploadFonts } from "./upload-fonts";
 
 const DEFAULT_STATE = ".wrangler/state";
 const DEV_ORGANIZATION = "Development";
@@ -93,6 +93,51 @@ async function ensureDevCredential(
   return issued;
 }
 
+/** Resolves once `origin` answers, however it answers: wrangler dev is up. */
+async function answering(origin: string): Promise<void> {
+  for (;;) {
+    try {
+      const answer = await fetch(origin);
+      await answer.body?.cancel();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** What wrangler's "types might be out of date" warning means here. */
+function explainWarnings(): void {
+  console.error(
+    "npm start: wrangler's \"types might be out of date\" below is about the edge Worker (wrangler.edge.toml), whose bindings differ from the API Worker's that worker-configuration.d.ts types (`npm run types`): nothing to do.",
+  );
+}
+
+/**
+ * The API Worker's crons run through the operations API on their schedule
+ * (scripts/lib/local-cron.ts): the safety nets of docs/failures.md.
+ */
+function startLocalCron(ops: OpsClient): void {
+  const crons: string[] =
+    unstable_readConfig({ config: API_CONFIG }, { hideWarnings: true }).triggers
+      .crons ?? [];
+  for (const cron of crons) {
+    const minutes = minutesBetweenRuns(cron);
+    if (minutes === null) {
+      console.error(
+        `npm start: the cron "${cron}" does not run locally (only "every N minutes" crons do): POST /ops/v1/scheduled-work runs its work by hand.`,
+      );
+      continue;
+    }
+    console.error(
+      `npm start: the API Worker's cron (${cron}) runs here every ${minutes} minutes through POST /ops/v1/scheduled-work, since wrangler dev runs no cron.`,
+    );
+    runEvery(minutes, ops.runScheduledWork, (error) =>
+      console.error(`npm start: the cron's run failed: ${String(error)}`),
+    );
+  }
+}
+
 function reportUpgrade(moved: Record<string, number>) {
   if (Object.values(moved).every((count) => count === 0)) return;
   console.error(
@@ -105,7 +150,6 @@ async function main(): Promise<void> {
     options: { "persist-to": { type: "string" } },
   });
   const stateDir = values["persist-to"] ?? DEFAULT_STATE;
-  const target: DatabaseTarget = { remote: false, persistTo: stateDir };
   const port = process.env.PORT ?? "8787";
 
   await ensureDevVars();
@@ -118,22 +162,9 @@ async function main(): Promise<void> {
     console.error(`npm start: ${error.message}`);
     process.exit(1);
   }
-  await migrateShards(target);
-  await uploadFonts(target);
-  const credential = await withOps({ persistTo: stateDir }, async (ops) => {
-    reportUpgrade(await ops.upgradeShards());
-    return ensureDevCredential(ops, stateDir);
-  });
-  console.log(
-    [
-      "",
-      `Development API key (organization "${DEV_ORGANIZATION}", test environment):`,
-      `  ${credential.key}`,
-      `Try: curl -H "Authorization: Bearer ${credential.key}" http://localhost:${port}/api/v1/documents`,
-      "",
-    ].join("\n"),
-  );
+  await prepareLocalState(stateDir);
 
+  explainWarnings();
   const api = await configWithVars(API_CONFIG, { ...overrides, ...secrets });
   const wrangler = spawn(
     "wrangler",
@@ -169,6 +200,30 @@ async function main(): Promise<void> {
     await Promise.all([api.remove(), forget()]);
     process.exit(code ?? 0);
   });
+
+  const origin = `http://127.0.0.1:${port}`;
+  let credential: DevCredential;
+  try {
+    await answering(origin);
+    const ops = opsClient({ url: origin, secret: await localSupportSecret() });
+    reportUpgrade(await ops.upgradeShards());
+    credential = await ensureDevCredential(ops, stateDir);
+    startLocalCron(ops);
+  } catch (error) {
+    // No service without its key: wrangler stops, and with it this process.
+    console.error(`npm start: ${String(error)}`);
+    wrangler.kill("SIGTERM");
+    return;
+  }
+  console.log(
+    [
+      "",
+      `Development API key (organization "${DEV_ORGANIZATION}", test environment):`,
+      `  ${credential.key}`,
+      `Try: curl -H "Authorization: Bearer ${credential.key}" http://localhost:${port}/api/v1/documents`,
+      "",
+    ].join("\n"),
+  );
 }
 
 await main();

@@ -11,6 +11,9 @@ const TARGET = "public/vendor/swagger-ui";
 const source = dirname(
   createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"),
 );
+console.error(
+  `postinstall: copying Swagger UI into ${TARGET}, so that /docs loads nothing from a CDN`,
+);
 await mkdir(TARGET, { recursive: true });
 for (const file of VIEWER_FILES) {
   await copyFile(join(source, file), join(TARGET, file));

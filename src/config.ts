@@ -7,6 +7,7 @@ import type { EftiGate } from "./domain/services";
 import { type IpRange, ipRange } from "./schemas/ip-range";
 import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
+import { parseSealKeyring, type SealKeyring } from "./storage/seal-keyring";
 
 // The Worker's configuration (wrangler.toml's [vars] and its secrets),
 // read and checked at once: a malformed value stops the service with a
@@ -294,6 +295,17 @@ const settingsSchema = z.object({
   // The API Worker's (wrangler.toml requires it): the edge Worker, which
   // never opens a webhook secret, has none.
   WEBHOOK_KEYRING: keyring("WEBHOOK_KEYRING").optional(),
+  // The API Worker's too: the edge Worker renders no PDF.
+  SEAL_KEYRING: z
+    .string()
+    .transform((secret, ctx) => {
+      try {
+        return parseSealKeyring(secret);
+      } catch (error) {
+        return refuse(ctx, (error as Error).message);
+      }
+    })
+    .optional(),
   // Set while a rebalance runs (docs/scale.md "Adding shards"): the shard
   // count before DB_{SHARDS_BEFORE} … were bound; empty otherwise.
   SHARDS_BEFORE: z
@@ -304,6 +316,16 @@ const settingsSchema = z.object({
     })
     .default("")
     .transform((value) => (value === "" ? null : Number(value))),
+  // A time-stamping authority (RFC 3161): the seals are B-T; empty: B-B.
+  SEAL_TIMESTAMP_URL: z
+    .union([
+      z.literal(""),
+      z.url({
+        protocol: /^https?$/,
+        error: "must be an http(s) URL of an RFC 3161 authority, or empty",
+      }),
+    ])
+    .default(""),
   OPS_ALLOWED_IPS: ipList("OPS_ALLOWED_IPS"),
   // Unset: the eFTI gates' interface does not exist (404), the rest works.
   GATE_KEYRING: keyring("GATE_KEYRING").optional(),
@@ -326,6 +348,10 @@ export interface Config {
   demo: DemoConfig;
   pdfKeyring: Keyring;
   qrKeyring: Keyring;
+  /** The seals every PDF is signed with; null where they are not set (the edge Worker). */
+  sealKeyring: SealKeyring | null;
+  /** The time-stamping authority of the seals; null: none (B-B). */
+  sealTimestampUrl: string | null;
   ops: OpsConfig;
   gate: GateConfig;
   webhooks: WebhooksConfig;
@@ -415,6 +441,8 @@ export function readConfig(vars: Record<string, unknown>): Config {
     },
     pdfKeyring: env.PDF_KEYRING,
     qrKeyring: env.QR_KEYRING,
+    sealKeyring: env.SEAL_KEYRING ?? null,
+    sealTimestampUrl: env.SEAL_TIMESTAMP_URL || null,
     ops: {
       supportKeyring: env.SUPPORT_KEYRING ?? null,
       allowedIps: env.OPS_ALLOWED_IPS,

@@ -29,7 +29,7 @@ declare global {
 /**
  * The edge Worker's bindings (wrangler.edge.toml): those its services build
  * on (not the API Worker's rebalance, support secret or keyrings of
- * webhooks and gates, nor the eFTI gate's credentials), the pages' assets,
+ * webhooks and gates, nor the seals (it renders no PDF), nor the eFTI gate's credentials), the pages' assets,
  * and the API Worker itself.
  */
 export type EdgeEnv = Omit<
@@ -38,6 +38,7 @@ export type EdgeEnv = Omit<
   | "SUPPORT_KEYRING"
   | "WEBHOOK_KEYRING"
   | "GATE_KEYRING"
+  | "SEAL_KEYRING"
   | "EFTI_GATE_CREDENTIAL"
   | "EFTI_GATE_HEADERS"
   | "EFTI_GATE_CLIENT_CERTIFICATE"

@@ -3,7 +3,7 @@ import { openShards } from "./db/client";
 import { CONCURRENT_POSTS } from "./domain/events/deliver";
 import { slots } from "./domain/events/slots";
 import { Subrequests } from "./domain/free-plan";
-import type { Background, Services } from "./domain/services";
+import type { Background, Services, SharedServices } from "./domain/services";
 import { durableObjectRateLimits } from "./durable-objects/rate-limits";
 import type { AppDependencies } from "./env";
 import { logFailure } from "./failure-log";
@@ -13,12 +13,6 @@ import { createEventQueue } from "./storage/event-queue";
 import { createFontStore } from "./storage/font-store";
 import { createPdfEdgeCache } from "./storage/pdf-edge-cache";
 import { createPdfStore } from "./storage/pdf-store";
-
-/** The services of every invocation, fetch and cron alike: all but what belongs to one request. */
-export type SharedServices = Omit<
-  Services,
-  "baseUrl" | "requestId" | "background"
->;
 
 /**
  * What sends the registrations: the client certificate's binding when it is
@@ -58,6 +52,18 @@ export function createServices(
     auditExports: createAuditExportStore(env.PDFS),
     qrKeyring: config.qrKeyring,
     renderPdf: dependencies.renderPdf,
+    seals() {
+      if (!config.sealKeyring) {
+        throw new ConfigError(
+          "Invalid configuration: SEAL_KEYRING must be set (the seals' keyring) to issue documents.",
+        );
+      }
+      return config.sealKeyring;
+    },
+    timestamping:
+      config.sealTimestampUrl === null
+        ? null
+        : { url: config.sealTimestampUrl, send: (request) => fetch(request) },
     fonts: createFontStore(env.FONTS),
     rateLimits: durableObjectRateLimits(env.RATE_LIMITER),
     eventQueue: createEventQueue(env.EVENTS),

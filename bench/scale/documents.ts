@@ -15,6 +15,7 @@ import {
   planIssue,
   versionRow,
 } from "../../src/domain/documents/issue-document";
+import type { SealFacts } from "../../src/domain/documents/render-port";
 import { requestHash } from "../../src/domain/documents/request-hash";
 import { newId, randomBase62 } from "../../src/domain/random";
 import { newDocumentUuid } from "../../src/domain/shard-routing";
@@ -100,6 +101,7 @@ export interface IssuedKind {
   pdfSha256: string;
   pdfBytes: number;
   pdfPages: number;
+  pdfSeal: SealFacts;
   /** The PDF object in R2: the PDF in its envelope. */
   storedPdfBytes: number;
 }
@@ -125,6 +127,7 @@ export async function issueKind(kind: Kind): Promise<IssuedKind> {
     pdfSha256: issued.sha256,
     pdfBytes: issued.pdfBytes,
     pdfPages: issued.pages,
+    pdfSeal: issued.seal,
     storedPdfBytes: issued.sealed.byteLength,
   };
 }
@@ -195,6 +198,7 @@ export function issuedRow(
         sha256: issued.pdfSha256,
         sizeBytes: issued.pdfBytes,
         pages: issued.pdfPages,
+        seal: issued.pdfSeal,
       },
     },
   );

@@ -155,9 +155,10 @@ async function startOnPort(
     process.kill(-child.pid, "SIGTERM");
     await exited;
   };
-  // A limit for a hang: npm start runs a dozen wrangler commands first.
+  // A limit for a hang on a loaded machine. Ready once wrangler is and the
+  // key is printed, after the state's upgrade.
   const deadline = Date.now() + 180_000;
-  while (!/Ready on http/.test(output)) {
+  while (!/Ready on http/.test(output) || !/Development API key/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop();
       throw new Error(`npm start did not become ready:\n${output}`);

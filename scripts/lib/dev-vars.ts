@@ -1,10 +1,12 @@
 // .dev.vars, the local secrets of `npm start` and the tests' Worker: written
 // on first use with new keyrings, and completed when an older one lacks a
-// keyring added since (SUPPORT_KEYRING, WEBHOOK_KEYRING, GATE_KEYRING). Never committed.
+// keyring added since (SUPPORT_KEYRING, WEBHOOK_KEYRING, GATE_KEYRING,
+// SEAL_KEYRING: a local authority and its seals). Never committed.
 import { existsSync } from "node:fs";
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { parseEnv } from "node:util";
 import { newKeyring } from "./keyring";
+import { newSealKeyring } from "./seal-keyring";
 
 const DEV_VARS = ".dev.vars";
 
@@ -31,12 +33,16 @@ export async function ensureDevVars(): Promise<void> {
     );
   }
   const present = await readDevVars();
-  const missing = KEYRINGS.filter((name) => present[name] === undefined);
-  if (missing.length === 0) return;
-  await appendFile(
-    DEV_VARS,
-    missing.map((name) => `${name}='${newKeyring()}'\n`).join(""),
+  const missing = [...KEYRINGS, "SEAL_KEYRING"].filter(
+    (name) => present[name] === undefined,
   );
+  if (missing.length === 0) return;
+  const secret = async (name: string) =>
+    name === "SEAL_KEYRING" ? await newSealKeyring() : newKeyring();
+  const lines = await Promise.all(
+    missing.map(async (name) => `${name}='${await secret(name)}'\n`),
+  );
+  await appendFile(DEV_VARS, lines.join(""));
   console.error(`Added new local ${missing.join(", ")} to ${DEV_VARS}.`);
 }
 

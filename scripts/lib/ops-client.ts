@@ -104,6 +104,9 @@ export function opsClient({ url, secret }: OpsTarget) {
         "GET",
         `/ops/v1/efti/gate-calls/chain?limit=100${after === undefined ? "" : `&starting_after=${after}`}`,
       ),
+    /** The cron's work, run once now: what each task did. */
+    runScheduledWork: () =>
+      request<Record<string, unknown>>("POST", "/ops/v1/scheduled-work"),
     /** The whole upgrade from one database, a page a call: the rows moved per table. */
     async upgradeShards(): Promise<Record<string, number>> {
       const moved: Record<string, number> = {};

@@ -132,6 +132,7 @@ export const MOVES = {
       "pdf_sha256",
       "pdf_size_bytes",
       "pdf_pages",
+      "pdf_seal",
       "expires_at",
       "archived_at",
       "last_qr_access_at",

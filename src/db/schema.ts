@@ -104,6 +104,9 @@ export const documents = sqliteTable(
     pdfSha256: text("pdf_sha256").notNull(),
     pdfSizeBytes: integer("pdf_size_bytes").notNull(),
     pdfPages: integer("pdf_pages").notNull(),
+    // The PDF's seal as the result's `pdf.seal` says it (JSON: level,
+    // subject, timestamp); null for a document issued before PDFs were sealed.
+    pdfSeal: text("pdf_seal"),
     // Demo documents expire with their token.
     expiresAt: integer("expires_at"),
     // When the archiver moved the body and audit trail to R2.

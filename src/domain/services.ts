@@ -9,6 +9,7 @@ import type { PdfEdgeCache } from "../storage/pdf-edge-cache";
 import type { PdfStore } from "../storage/pdf-store";
 import type { DemoConfig } from "./demo/demo-config";
 import type { RenderPdf } from "./documents/render-port";
+import type { SealSettings, Timestamping } from "./documents/seal";
 import type { Slots } from "./events/slots";
 import type { Subrequests } from "./free-plan";
 import type { RateLimits } from "./rate-limits";
@@ -63,6 +64,10 @@ export interface Services {
   qrKeyring: Keyring;
   /** The PDF renderer (src/pdf), passed in so that tests can replace it. */
   renderPdf: RenderPdf;
+  /** SEAL_KEYRING: the electronic seals every PDF is signed with. */
+  seals: SealSettings;
+  /** SEAL_TIMESTAMP_URL's authority, which makes the seals B-T; null: B-B. */
+  timestamping: Timestamping | null;
   fonts: FontStore;
   rateLimits: RateLimits;
   /** Where events are announced for their relay and deliveries (src/domain/events). */
@@ -84,3 +89,9 @@ export interface Services {
   requestId: string;
   background: Background;
 }
+
+/** The services of every invocation, fetch and cron alike: all but what belongs to one request. */
+export type SharedServices = Omit<
+  Services,
+  "baseUrl" | "requestId" | "background"
+>;

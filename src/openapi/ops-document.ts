@@ -30,6 +30,7 @@ function buildOpsDocument(operations: readonly OperationContract[]) {
         name: "efti",
         description: "The registrations with the eFTI gate.",
       },
+      { name: "scheduled", description: "The cron's work, run on demand." },
     ],
     security: SUPPORT_SECRET,
     paths: pathItems(operations, inlineSchema),

@@ -83,16 +83,23 @@ export interface PageFrame {
   reference: string | null;
   qrUrl: string;
   marking: Marking | null;
+  /** The seal's name, which page 1 prints under its footer. */
+  sealName: string;
   /** The document identifier, under the titles. */
   identity: Line[];
   /** The reference, under the identifier on pages 2 and after. */
   headerReference: Line[];
   /** The legal basis, which closes every page. */
   footer: Line[];
+  /** Page 1's line naming the seal, in the bottom margin: it takes no room from the content. */
+  sealLine: Line[];
 }
 
 export function pageFrame(
-  frame: Omit<PageFrame, "footer" | "identity" | "headerReference">,
+  frame: Omit<
+    PageFrame,
+    "footer" | "identity" | "headerReference" | "sealLine"
+  >,
 ): PageFrame {
   const { printed } = frame.wording;
   const { small } = frame.styles;
@@ -113,6 +120,12 @@ export function pageFrame(
       1,
     ),
     footer: wrappedLines(printed.legalBasis, small, CONTENT_WIDTH),
+    sealLine: clippedLines(
+      `${printed.seal}: ${frame.sealName}`,
+      small,
+      CONTENT_WIDTH,
+      1,
+    ),
   };
 }
 
@@ -210,6 +223,14 @@ export function drawPageFrame(
     color: COLORS.rule,
   });
   drawLines(canvas, frame.footer, { x: left, width: CONTENT_WIDTH }, footerTop);
+  if (pageNumber === 1) {
+    drawLines(
+      canvas,
+      frame.sealLine,
+      { x: left, width: CONTENT_WIDTH },
+      PAGE.margin - 2,
+    );
+  }
 }
 
 /** The "not valid" mark, boxed in red, its top-left corner at (x, top). */

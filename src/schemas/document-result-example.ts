@@ -25,6 +25,12 @@ export function exampleDocument() {
         "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f",
       size_bytes: 48213,
       pages: 1,
+      seal: {
+        level: "B-B",
+        certificate_subject:
+          "CN=DeCA sello electrónico, organizationIdentifier=VATES-B12345678, O=Ejemplo Transportes SL, C=ES",
+        timestamp: null,
+      },
     },
     pdf_download_url: `${EXAMPLE_ORIGIN}/api/v1/documents/${EXAMPLE_UUID}/pdf`,
     rectifies_uuid: null,

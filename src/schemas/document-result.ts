@@ -33,6 +33,9 @@ const documentDataSchema = component(
   }),
 );
 
+/** PAdES baseline levels of a PDF's seal (docs/pdf.md "The seal"). */
+export const SEAL_LEVELS = ["B-B", "B-T"] as const;
+
 /** What a document's PDF is, issued or only rendered by a dry run. */
 const pdfFacts = {
   size_bytes: z.int().positive(),
@@ -57,6 +60,25 @@ const documentResultSchema = component(
           .regex(/^[0-9a-f]{64}$/)
           .meta({ description: "SHA-256 of the exact stored PDF bytes." }),
         ...pdfFacts,
+        seal: z
+          .strictObject({
+            level: z.enum(SEAL_LEVELS).meta({
+              description:
+                "PAdES baseline level: `B-T` carries a time-stamping authority's token, `B-B` does not (none configured, or it did not answer in time).",
+            }),
+            certificate_subject: z.string().meta({
+              description:
+                "The seal certificate's subject, most specific first (`CN=…, O=…, C=ES`); a test or demo document's names PRUEBAS or DEMO.",
+            }),
+            timestamp: timestamp.nullable().meta({
+              description: "The timestamp token's time; null at `B-B`.",
+            }),
+          })
+          .nullable()
+          .meta({
+            description:
+              "The service's electronic seal, a PAdES signature inside the PDF that any PDF reader verifies offline (docs/pdf.md); null for a document issued before PDFs were sealed, served as it was.",
+          }),
       }),
       pdf_download_url: z.url().meta({
         description:

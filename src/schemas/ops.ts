@@ -315,3 +315,17 @@ export const registrationRetrySchema = z.strictObject({
       "How many parked registrations are sent again; call again until it is 0.",
   }),
 });
+
+/** One run of the cron's work, as its log line says it (docs/operations.md "Watching production"). */
+export const scheduledWorkSchema = z
+  .object({
+    out_of_budget: z.array(z.string()).meta({
+      description:
+        "The tasks that used their whole share of the run's queries: the next run goes on with them.",
+    }),
+  })
+  .catchall(z.unknown())
+  .meta({
+    description:
+      "Each task's figures by name (`staleDeletions`, `archive`, …; null when it failed), and `out_of_budget`.",
+  });

@@ -48,33 +48,49 @@ export function keyOfVersion(keyring: Keyring, version: string): Uint8Array {
 }
 
 function readKeyring(secret: string, name: string): Keyring {
+  return readVersions(secret, name, SHAPE, (encoded, version) => {
+    if (typeof encoded !== "string" || !KEY_PATTERN.test(encoded)) {
+      throw new Error(
+        `${name}: the key of version "${version}" is not base64 of exactly 32 bytes`,
+      );
+    }
+    return fromBase64(encoded);
+  });
+}
+
+/**
+ * The versions of a keyring secret, `{"current":"<version>","keys":{…}}`,
+ * each read by `readVersion`; the errors name `name` and show `shape`,
+ * never the secret.
+ */
+export function readVersions<T>(
+  secret: string,
+  name: string,
+  shape: string,
+  readVersion: (value: unknown, version: string) => T,
+): { current: string; keys: Map<string, T> } {
   let json: unknown;
   try {
     json = JSON.parse(secret);
   } catch {
     // Not passed on as the cause: JSON.parse's message quotes the input.
-    throw new Error(`${name} is not valid JSON; expected ${SHAPE}`);
+    throw new Error(`${name} is not valid JSON; expected ${shape}`);
   }
   if (
     !isRecord(json) ||
     typeof json.current !== "string" ||
     !isRecord(json.keys)
   ) {
-    throw new Error(`${name} must be ${SHAPE}`);
+    throw new Error(`${name} must be ${shape}`);
   }
-  const keys = new Map<string, Uint8Array>();
-  for (const [version, encoded] of Object.entries(json.keys)) {
+  const keys = new Map<string, T>();
+  for (const [version, value] of Object.entries(json.keys)) {
     if (!VERSION_PATTERN.test(version)) {
       throw new Error(
         `${name} has a key version that is not 1 to 32 letters, digits, ".", "_" or "-"`,
       );
     }
-    if (typeof encoded !== "string" || !KEY_PATTERN.test(encoded)) {
-      throw new Error(
-        `${name}: the key of version "${version}" is not base64 of exactly 32 bytes`,
-      );
-    }
-    keys.set(version, fromBase64(encoded));
+    keys.set(version, readVersion(value, version));
   }
   if (!keys.has(json.current)) {
     throw new Error(`${name}: "current" names no version in "keys"`);
@@ -82,5 +98,5 @@ function readKeyring(secret: string, name: string): Keyring {
   return { current: json.current, keys };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -32,6 +32,7 @@ import {
   type LocalWorker,
   startLocalWorker,
 } from "../../scripts/lib/local-worker";
+import { newSealKeyring } from "../../scripts/lib/seal-keyring";
 import { shardBindings } from "../../scripts/lib/shards";
 
 // `npm run deploy`'s steps (scripts/lib/deploy-steps.ts) on a local state,
@@ -171,15 +172,15 @@ async function unpackPreviousRelease(): Promise<string> {
 
 /**
  * A checkout of this commit with the previous release's keyrings, and a
- * support keyring and a webhook keyring (production gets them before the
- * deploy that brings the operations API and the webhooks). Returns its
- * support secret.
+ * support keyring, a webhook keyring and a seal keyring (production gets
+ * them before the deploy that brings the operations API, the webhooks and
+ * the sealed PDFs). Returns its support secret.
  */
 async function checkoutWithReleaseKeyrings(checkout: string): Promise<string> {
   const support = newKeyring();
   await checkoutWithDevVars(
     checkout,
-    `${await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8")}\nSUPPORT_KEYRING='${support}'\nWEBHOOK_KEYRING='${newKeyring()}'\n`,
+    `${await readFile(join(FIXTURE, DEV_VARS_FILE), "utf8")}\nSUPPORT_KEYRING='${support}'\nWEBHOOK_KEYRING='${newKeyring()}'\nSEAL_KEYRING='${await newSealKeyring()}'\n`,
   );
   const { current, keys } = JSON.parse(support) as {
     current: string;

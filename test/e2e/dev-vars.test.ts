@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ensureDevVars, readDevVars } from "../../scripts/lib/dev-vars";
 import { parseKeyring } from "../../src/storage/keyring";
+import { parseSealKeyring } from "../../src/storage/seal-keyring";
 
 // npm start's local secrets: .dev.vars, written with a new keyring for each
 // secret wrangler.toml requires, and completed when an older one lacks a
@@ -41,23 +42,41 @@ describe("npm start's .dev.vars", () => {
     expect((await stat(".dev.vars")).mode & 0o777).toBe(0o600);
   });
 
-  it("gets WEBHOOK_KEYRING added when an older one lacks it, the others kept as they were", async () => {
+  it("is written with a SEAL_KEYRING whose test and demo seals say so", async () => {
     await ensureDevVars();
-    const written = await readFile(".dev.vars", "utf8");
-    const older = written
-      .split("\n")
-      .filter((line) => !line.startsWith("WEBHOOK_KEYRING="))
-      .join("\n");
-    await writeFile(".dev.vars", older);
-    const before = await readDevVars();
-    expect(before.WEBHOOK_KEYRING).toBeUndefined();
-
-    await ensureDevVars();
-    const after = await readDevVars();
-    expect(after).toEqual({ ...before, WEBHOOK_KEYRING: expect.any(String) });
-    parseKeyring(after.WEBHOOK_KEYRING ?? "", "WEBHOOK_KEYRING");
-    expect(console.error).toHaveBeenCalledWith(
-      "Added new local WEBHOOK_KEYRING to .dev.vars.",
-    );
+    const { SEAL_KEYRING } = await readDevVars();
+    const { current, seals } = parseSealKeyring(SEAL_KEYRING ?? "");
+    const seal = seals.get(current);
+    expect(seal?.test.chain[0]?.subject).toContain("PRUEBAS");
+    expect(seal?.demo.chain[0]?.subject).toContain("DEMO");
   });
+
+  it.each([
+    [
+      "WEBHOOK_KEYRING",
+      (value: string) => parseKeyring(value, "WEBHOOK_KEYRING"),
+    ],
+    ["SEAL_KEYRING", parseSealKeyring],
+  ])(
+    "gets %s added when an older one lacks it, the others kept as they were",
+    async (name, parse) => {
+      await ensureDevVars();
+      const written = await readFile(".dev.vars", "utf8");
+      const older = written
+        .split("\n")
+        .filter((line) => !line.startsWith(`${name}=`))
+        .join("\n");
+      await writeFile(".dev.vars", older);
+      const before = await readDevVars();
+      expect(before[name]).toBeUndefined();
+
+      await ensureDevVars();
+      const after = await readDevVars();
+      expect(after).toEqual({ ...before, [name]: expect.any(String) });
+      parse(after[name] ?? "");
+      expect(console.error).toHaveBeenCalledWith(
+        `Added new local ${name} to .dev.vars.`,
+      );
+    },
+  );
 });

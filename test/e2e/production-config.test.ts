@@ -247,8 +247,8 @@ describe("wrangler.edge.toml", () => {
         },
       ]);
       expect(edge.secrets).toEqual({ required: ["PDF_KEYRING", "QR_KEYRING"] });
-      // The support secret, the webhook keyring and the gates' keyring are
-      // the API Worker's alone; the gates' is required only locally.
+      // The support secret, the webhook, gates' and seals' keyrings are the
+      // API Worker's alone; the gates' is required only locally.
       expect(api.secrets).toEqual({
         required: [
           "PDF_KEYRING",
@@ -256,6 +256,7 @@ describe("wrangler.edge.toml", () => {
           "SUPPORT_KEYRING",
           "WEBHOOK_KEYRING",
           ...(api === local ? ["GATE_KEYRING"] : []),
+          "SEAL_KEYRING",
         ],
       });
       expect(edge.assets?.binding).toBe("ASSETS");

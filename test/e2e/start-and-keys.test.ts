@@ -92,6 +92,28 @@ describe("npm start", () => {
     expect(pdf?.headers.get("content-type")).toBe("application/pdf");
   });
 
+  it("explains each warning wrangler prints on a fresh state", () => {
+    const output = service.output();
+    const warnings = [
+      [
+        /types might be out of date/,
+        /"types might be out of date" below is about the edge Worker/,
+      ],
+      [
+        /Scheduled Workers are not automatically triggered/,
+        /the API Worker's cron \(\*\/5 \* \* \* \*\) runs here every 5 minutes through POST \/ops\/v1\/scheduled-work/,
+      ],
+    ] as const;
+    for (const [warning, explanation] of warnings) {
+      if (warning.test(output)) expect(output).toMatch(explanation);
+    }
+    // The cron runs whether or not wrangler warns that it does not.
+    expect(output).toMatch(warnings[1][1]);
+    // No other warning. (Whether the fonts were put is the next start's
+    // test: a start retried on another port finds them already there.)
+    expect(output.match(/WARNING/g) ?? []).toHaveLength(1);
+  });
+
   it("answers 401 without a key and with a bad one", async () => {
     expect((await api("/api/v1/documents")).status).toBe(401);
     const bad = await api("/api/v1/documents", `sk_test_${"Z".repeat(40)}`);
@@ -421,6 +443,8 @@ describe("npm start again", () => {
     service = await startService(stateDir);
     port = service.port;
     expect(printedKey(service.output())).toBe(first);
+    // The state is ready: no font put again.
+    expect(service.output()).not.toContain("fallback fonts");
     expect((await api("/api/v1/documents", first)).status).toBe(200);
   });
 });

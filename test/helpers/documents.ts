@@ -41,6 +41,8 @@ export const documentRow = (
   pdfSha256: "0".repeat(64),
   pdfSizeBytes: 1,
   pdfPages: 1,
+  // As a document issued before PDFs were sealed.
+  pdfSeal: null,
   expiresAt: null,
   archivedAt: null,
   lastQrAccessAt: null,

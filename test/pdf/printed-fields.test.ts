@@ -48,6 +48,7 @@ async function printedOutsideTheTable(
         ]
       : []),
     "21/11/2026 13:00 (UTC+01:00, hora peninsular)",
+    `${CATALOGS.es.seal}: ${ISSUE.seal.name}`,
     ...Array.from(
       { length: pdf.pages },
       (_, index) => `${CATALOGS.es.page} ${index + 1}/${pdf.pages}`,

@@ -2,6 +2,7 @@ import { PDFDocument, PDFName, PDFString } from "@cantoo/pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   FULL_DOCUMENT,
+  fullDocumentInput,
   ISSUE,
   LONG_DOCUMENT,
   MINIMAL_DOCUMENT,
@@ -27,15 +28,8 @@ import {
   squeezeSpaces,
 } from "./pdf-tools";
 
-const input = (
-  overrides: Partial<DocumentPdfInput> = {},
-): DocumentPdfInput => ({
-  data: FULL_DOCUMENT,
-  ...ISSUE,
-  locale: "es",
-  environment: "live",
-  ...overrides,
-});
+const input = (overrides: Partial<DocumentPdfInput> = {}) =>
+  fullDocumentInput("live", overrides);
 
 /** The whole text of a PDF, whitespace squeezed. */
 async function textOf(bytes: Uint8Array): Promise<string> {

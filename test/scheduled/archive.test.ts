@@ -5,6 +5,7 @@ import {
 } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fullRequest } from "../../fixtures/requests";
+import { fixtureSeal } from "../../fixtures/seal";
 import { openShards } from "../../src/db/client";
 import { documentAudit } from "../../src/domain/operations/audit-trail";
 import { homeShard } from "../../src/domain/shard-routing";
@@ -239,6 +240,8 @@ describe("the archiver", () => {
           createdAt: Date.parse(correction.created_at),
           rectifies: { uuid: original.uuid, data: previous },
           qrUrl: correction.url,
+          // The test environment's seal of the tests' SEAL_KEYRING.
+          seal: fixtureSeal("test"),
           locale,
           environment: "test",
         })

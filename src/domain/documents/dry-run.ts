@@ -13,7 +13,7 @@ import { documentWarnings } from "./warnings";
  * Dry run): its normalized data and the PDF it would have, rendered as the
  * create renders it (so DOCUMENT_TOO_LARGE too). Nothing is written and
  * nothing is read beyond the fonts: neither the reference nor a demo
- * token's document count is checked.
+ * token's document count is checked, nor a time-stamping authority asked.
  */
 export async function dryRunDocument(
   services: Services,
@@ -22,7 +22,9 @@ export async function dryRunDocument(
 ): Promise<DryRunResult> {
   const { data } = splitRequest(request);
   const plan = planIssue(services, credential, data.reference);
-  const pdf = await renderNewVersion(services, credential, data, plan);
+  const pdf = await renderNewVersion(services, credential, data, plan, {
+    dryRun: true,
+  });
   return {
     data,
     pdf: { pages: pdf.pages, size_bytes: pdf.bytes.byteLength },

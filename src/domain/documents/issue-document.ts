@@ -48,8 +48,9 @@ import { fallbackFontsFor } from "./fallback-fonts";
 import { qrUrl } from "./links";
 import { documentTooLarge, MAX_PDF_BYTES } from "./pdf-size";
 import { referenceConflict } from "./reference-conflict";
-import type { DocumentPdf } from "./render-port";
+import type { DocumentPdf, SealFacts } from "./render-port";
 import { requestHash } from "./request-hash";
+import { sealOf } from "./seal";
 import { summaryOf } from "./summary";
 
 export const pdfObjectKey = (uuid: string): string => `documents/${uuid}.pdf`;
@@ -104,7 +105,7 @@ export async function renderNewVersion(
   credential: Credential,
   data: DocumentData,
   { uuid, createdAt }: IssuePlan,
-  rectifies?: DocumentRow,
+  { rectifies, dryRun }: { rectifies?: DocumentRow; dryRun: boolean },
 ): Promise<DocumentPdf> {
   const pdf = await services.renderPdf({
     data,
@@ -121,6 +122,14 @@ export async function renderNewVersion(
     locale: credential.documentLocale,
     environment: credential.environment,
     fallbackFonts: await fallbackFontsFor(services.fonts, data),
+    seal: sealOf(
+      services.seals,
+      credential.environment,
+      services.timestamping,
+      {
+        dryRun,
+      },
+    ),
   });
   if (pdf.bytes.byteLength > MAX_PDF_BYTES) throw documentTooLarge();
   return pdf;
@@ -133,7 +142,7 @@ export interface VersionFacts {
   rectifiesUuid: string | null;
   qrKeyVersion: string;
   requestHash: string;
-  pdf: { sha256: string; sizeBytes: number; pages: number };
+  pdf: { sha256: string; sizeBytes: number; pages: number; seal: SealFacts };
 }
 
 /** The row of a version as its batch commits it. */
@@ -164,6 +173,7 @@ export function versionRow(
     pdfSha256: facts.pdf.sha256,
     pdfSizeBytes: facts.pdf.sizeBytes,
     pdfPages: facts.pdf.pages,
+    pdfSeal: JSON.stringify(facts.pdf.seal),
     // A demo document lives as long as its session.
     expiresAt: credential.expiresAt,
     archivedAt: null,
@@ -217,7 +227,7 @@ export async function issueDocument(
       credential,
       data,
       { uuid, createdAt },
-      rectifies,
+      { rectifies, dryRun: false },
     );
     row = versionRow(credential, request, {
       uuid,
@@ -229,6 +239,7 @@ export async function issueDocument(
         sha256: await sha256Hex(pdf.bytes),
         sizeBytes: pdf.bytes.byteLength,
         pages: pdf.pages,
+        seal: pdf.seal,
       },
     });
     // Noted before the put, so that a Worker dying between the put and the

@@ -8,6 +8,7 @@ import type {
 import type { Services } from "../services";
 import { documentBody } from "./document-body";
 import { pdfDownloadUrl, qrUrl } from "./links";
+import type { SealFacts } from "./render-port";
 import { documentWarnings } from "./warnings";
 
 export type { DocumentResult };
@@ -28,6 +29,7 @@ export async function documentResult(
       sha256: row.pdfSha256,
       size_bytes: row.pdfSizeBytes,
       pages: row.pdfPages,
+      seal: sealResult(row.pdfSeal),
     },
     pdf_download_url: downloadUrl,
     rectifies_uuid: row.rectifiesUuid,
@@ -44,5 +46,16 @@ export async function documentResult(
     expires_at: toIsoTime(row.expiresAt),
     qr_url: url,
     pdf_url: downloadUrl,
+  };
+}
+
+/** The result's `pdf.seal` from its row: null for a document issued before PDFs were sealed. */
+function sealResult(stored: string | null): RealDocumentResult["pdf"]["seal"] {
+  if (stored === null) return null;
+  const seal = JSON.parse(stored) as SealFacts;
+  return {
+    level: seal.level,
+    certificate_subject: seal.subject,
+    timestamp: seal.timestamp === null ? null : toIsoTime(seal.timestamp),
   };
 }

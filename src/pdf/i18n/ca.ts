@@ -52,4 +52,5 @@ export const ca: Messages = {
   continuedOnPage: "continua a la pàgina {page}",
   legalBasis:
     "Document de control administratiu exigible per a la realització de transport públic de mercaderies per carretera, d'acord amb l'Ordre FOM/2861/2012, de 13 de desembre.",
+  seal: "Segell electrònic",
 };

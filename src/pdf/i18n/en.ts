@@ -52,4 +52,5 @@ export const en: Messages = {
   continuedOnPage: "continued on page {page}",
   legalBasis:
     "Administrative control document required for the public transport of goods by road, under Order FOM/2861/2012 of 13 December.",
+  seal: "Electronic seal",
 };

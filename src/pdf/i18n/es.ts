@@ -52,4 +52,5 @@ export const es: Messages = {
   continuedOnPage: "continúa en la página {page}",
   legalBasis:
     "Documento de control administrativo exigible para la realización de transporte público de mercancías por carretera, conforme a la Orden FOM/2861/2012, de 13 de diciembre.",
+  seal: "Sello electrónico",
 };

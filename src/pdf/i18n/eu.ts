@@ -52,4 +52,5 @@ export const eu: Messages = {
   continuedOnPage: "{page}. orrialdean jarraitzen du",
   legalBasis:
     "Errepidez salgaiak garraiatzeko zerbitzu publikoa egiteko eskatzen den administrazio-kontroleko agiria, abenduaren 13ko FOM/2861/2012 Aginduaren arabera.",
+  seal: "Zigilu elektronikoa",
 };

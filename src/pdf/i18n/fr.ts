@@ -52,4 +52,5 @@ export const fr: Messages = {
   continuedOnPage: "suite à la page {page}",
   legalBasis:
     "Document de contrôle administratif exigé pour le transport public routier de marchandises, conformément à l'arrêté espagnol FOM/2861/2012 du 13 décembre.",
+  seal: "Cachet électronique",
 };

@@ -52,4 +52,5 @@ export const gl: Messages = {
   continuedOnPage: "continúa na páxina {page}",
   legalBasis:
     "Documento de control administrativo esixible para a realización de transporte público de mercadorías por estrada, conforme á Orde FOM/2861/2012, do 13 de decembro.",
+  seal: "Selo electrónico",
 };

@@ -50,6 +50,7 @@ export const MESSAGE_KEYS = [
   "continued",
   "continuedOnPage",
   "legalBasis",
+  "seal",
 ] as const;
 
 export type MessageKey = (typeof MESSAGE_KEYS)[number];

@@ -52,4 +52,5 @@ export const ptPt: Messages = {
   continuedOnPage: "continua na página {page}",
   legalBasis:
     "Documento de controlo administrativo exigível para a realização de transporte público rodoviário de mercadorias, nos termos da Ordem FOM/2861/2012, de 13 de dezembro.",
+  seal: "Selo eletrónico",
 };

@@ -67,6 +67,12 @@ describe("POST /api/v1/documents", () => {
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       size_bytes: expect.any(Number),
       pages: 1,
+      seal: {
+        level: "B-B",
+        certificate_subject:
+          "CN=DeCA sello de PRUEBAS (local), O=DeCA local, C=ES",
+        timestamp: null,
+      },
     });
   });
 

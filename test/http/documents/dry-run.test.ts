@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   fullRequest,
   groupedRequest,
   minimalRequest,
   type RequestBody,
 } from "../../../fixtures/requests";
+import { STAND_IN_SEAL_FACTS } from "../../../fixtures/seal";
 import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
 import type {
   DocumentPdfInput,
@@ -82,8 +83,10 @@ function recordingRenders() {
 
 /** What a render was asked, without what only an issued version has. */
 const asked = (render?: { input: DocumentPdfInput }) => {
-  const { uuid, qrUrl, ...rest } = render?.input ?? ({} as DocumentPdfInput);
-  return rest;
+  const { uuid, qrUrl, seal, ...rest } =
+    render?.input ?? ({} as DocumentPdfInput);
+  // The same seal: its signing function is made anew for each render.
+  return { ...rest, seal: { name: seal?.name, maxBytes: seal?.maxBytes } };
 };
 
 describe("POST /api/v1/documents/validate", () => {
@@ -113,6 +116,36 @@ describe("POST /api/v1/documents/validate", () => {
       expect(asked(rendered)).toEqual(asked(issuedRender));
     },
   );
+
+  it("asks no time-stamping authority, and answers the size of a create with one, the token's room included", async () => {
+    const { key } = await createCredential();
+    const authority = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValue(new Response(null, { status: 503 }));
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const api = documentsApi(
+        callWith({
+          clock: fixedClock(NOW),
+          bindings: { ...env, SEAL_TIMESTAMP_URL: "https://tsa.example/" },
+        }),
+        key,
+      );
+      const dryRun = (await (
+        await api.validate(fullRequest())
+      ).json()) as DryRun;
+      expect(authority).not.toHaveBeenCalled();
+      const issued = await api.issue(fullRequest());
+      expect(authority).toHaveBeenCalledOnce();
+      // Its uuid and QR link differ, so its compressed streams may by a few
+      // bytes; without the token's room it would be 16 KB smaller.
+      expect(
+        Math.abs(dryRun.pdf.size_bytes - issued.pdf.size_bytes),
+      ).toBeLessThan(1024);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
 
   it("answers a reference already used with 200, as a check of the body only", async () => {
     const { key } = await createCredential();
@@ -167,6 +200,7 @@ describe("POST /api/v1/documents/validate", () => {
         renderPdf: async () => ({
           bytes: new Uint8Array(MAX_PDF_BYTES + 1),
           pages: 1,
+          seal: STAND_IN_SEAL_FACTS,
         }),
       }),
       key,

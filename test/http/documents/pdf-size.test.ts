@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
+import { STAND_IN_SEAL_FACTS } from "../../../fixtures/seal";
 import { MAX_PDF_BYTES } from "../../../src/domain/documents/pdf-size";
 import type { RenderPdf } from "../../../src/domain/documents/render-port";
 import { createCredential } from "../../helpers/credentials";
@@ -12,7 +13,11 @@ const NOW = Date.UTC(2026, 10, 21, 9, 30);
 /** A renderer whose PDF has exactly `size` bytes. */
 const renderOfSize =
   (size: number): RenderPdf =>
-  async () => ({ bytes: new Uint8Array(size).fill(0x25), pages: 1 });
+  async () => ({
+    bytes: new Uint8Array(size).fill(0x25),
+    pages: 1,
+    seal: STAND_IN_SEAL_FACTS,
+  });
 
 describe("the 5 MB PDF limit at issue", () => {
   it("refuses a document whose PDF would exceed it, storing nothing", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fullRequest } from "../../../fixtures/requests";
+import { fixtureSeal } from "../../../fixtures/seal";
 import type { RectifiedVersion } from "../../../src/domain/documents/render-port";
 import { changedFields } from "../../../src/pdf/changed-fields";
 import { printedData } from "../../../src/pdf/printed-fields";
@@ -229,6 +230,8 @@ describe("the PDF of a correction", () => {
           createdAt: Date.parse(correction.created_at),
           rectifies,
           qrUrl: correction.url,
+          // The test environment's seal of the tests' SEAL_KEYRING.
+          seal: fixtureSeal("test"),
           locale,
           environment: "test",
         })

@@ -5,6 +5,7 @@ import {
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { minimalRequest } from "../../../fixtures/requests";
+import { STAND_IN_SEAL_FACTS } from "../../../fixtures/seal";
 import { ORPHAN_AGE_MS } from "../../../src/domain/documents/attempts";
 import type { DocumentPdf } from "../../../src/domain/documents/render-port";
 import {
@@ -29,6 +30,7 @@ const NOW = Date.UTC(2026, 11, 2, 8);
 const renderPdf = async (): Promise<DocumentPdf> => ({
   bytes: new TextEncoder().encode("%PDF-1.7 stand-in"),
   pages: 1,
+  seal: STAND_IN_SEAL_FACTS,
 });
 
 async function setup(bindings?: Env) {

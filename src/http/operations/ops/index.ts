@@ -11,6 +11,7 @@ import { listRegistrationsOperation } from "./list-registrations";
 import { rebalanceProgressOperation } from "./rebalance-progress";
 import { retryRegistrationsOperation } from "./retry-registrations";
 import { revokeKeyOperation } from "./revoke-key";
+import { runScheduledWorkOperation } from "./run-scheduled-work";
 import { setOrganizationLocaleOperation } from "./set-organization-locale";
 import { startRebalanceOperation } from "./start-rebalance";
 import { upgradeShardsOperation } from "./upgrade-shards";
@@ -36,4 +37,5 @@ export const OPS_OPERATIONS: readonly Operation[] = [
   retryRegistrationsOperation,
   startRebalanceOperation,
   rebalanceProgressOperation,
+  runScheduledWorkOperation,
 ];

@@ -1,0 +1,109 @@
+// npm start's preparation of its local state in one Miniflare instance, not
+// one wrangler process a shard and a font (each started a workerd per
+// migration): every shard of wrangler.toml migrated as `wrangler d1
+// migrations apply --local` does it, with the same d1_migrations rows, so
+// that wrangler's own commands and the deploy agree with it afterwards; and
+// the fallback fonts the FONTS bucket lacks put there.
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_readConfig, unstable_splitSqlQuery } from "wrangler";
+import { fallbackFontKey } from "../../src/font-coverage/coverage";
+import { FALLBACK_FAMILIES } from "../../src/font-coverage/fallback-families";
+import { cutFallbackFont } from "./fallback-font-files";
+import { API_CONFIG } from "./workers";
+
+// wrangler's bookkeeping of applied migrations, as its `d1 migrations apply` writes it.
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "d1_migrations"(
+		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		name       TEXT UNIQUE,
+		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+);`;
+
+const FONTS_BINDING = "FONTS";
+
+interface Shard {
+  binding: string;
+  database_id: string;
+  migrations_dir: string;
+}
+
+/** The migrations of `dir` in the order wrangler applies them: by file name. */
+async function migrationNames(dir: string): Promise<string[]> {
+  return (await readdir(dir)).filter((name) => name.endsWith(".sql")).sort();
+}
+
+/** Applies to `db` the migrations of `dir` it lacks, each in one batch with its d1_migrations row. */
+async function migrate(db: D1Database, dir: string): Promise<void> {
+  await db.prepare(MIGRATIONS_TABLE).run();
+  const applied = new Set(
+    (
+      await db.prepare("SELECT name FROM d1_migrations").all<{ name: string }>()
+    ).results.map((row) => row.name),
+  );
+  for (const name of await migrationNames(dir)) {
+    if (applied.has(name)) continue;
+    const statements = unstable_splitSqlQuery(
+      await readFile(join(dir, name), "utf8"),
+    );
+    await db.batch([
+      ...statements.map((statement) => db.prepare(statement)),
+      db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").bind(name),
+    ]);
+  }
+}
+
+/** Puts into `bucket` the fallback fonts it lacks (their keys carry their content hash); returns their count. */
+async function putMissingFonts(bucket: R2Bucket): Promise<number> {
+  let put = 0;
+  for (const family of FALLBACK_FAMILIES) {
+    const key = fallbackFontKey(family);
+    if (await bucket.head(key)) continue;
+    await bucket.put(key, await readFile(cutFallbackFont(family)));
+    put++;
+  }
+  return put;
+}
+
+/** Migrates every local shard and fills the FONTS bucket of the state in `persistTo`. */
+export async function prepareLocalState(persistTo: string): Promise<void> {
+  // Typed here: wrangler's declaration of its config type does not resolve.
+  const config = unstable_readConfig(
+    { config: API_CONFIG },
+    { hideWarnings: true },
+  ) as {
+    d1_databases: Shard[];
+    r2_buckets: { binding: string; bucket_name: string }[];
+  };
+  const fonts = config.r2_buckets.find(
+    (bucket) => bucket.binding === FONTS_BINDING,
+  );
+  if (!fonts) throw new Error(`${API_CONFIG} binds no ${FONTS_BINDING} bucket`);
+  const miniflare = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: "",
+      // Where wrangler keeps a --persist-to state's D1 and R2 data.
+      resourcePersistencePath: join(persistTo, "v3"),
+      d1Databases: Object.fromEntries(
+        config.d1_databases.map((shard) => [shard.binding, shard.database_id]),
+      ),
+      r2Buckets: { [FONTS_BINDING]: fonts.bucket_name },
+    }),
+  );
+  try {
+    for (const shard of config.d1_databases) {
+      await migrate(
+        (await miniflare.getD1Database(shard.binding)) as D1Database,
+        shard.migrations_dir,
+      );
+    }
+    const put = await putMissingFonts(
+      (await miniflare.getR2Bucket(FONTS_BINDING)) as unknown as R2Bucket,
+    );
+    if (put > 0)
+      console.error(`Put ${put} fallback fonts in the local bucket.`);
+  } finally {
+    await miniflare.dispose();
+  }
+}
