@@ -207,7 +207,8 @@ export function remoteBindings(url: string, names: string[], cpu: ClientCpu) {
   const bindings: Record<string, unknown> = {};
   for (const name of names) {
     if (/^DB_\d+$/.test(name)) bindings[name] = d1(call, name);
-    else if (name === "PDFS" || name === "FONTS") bindings[name] = r2(call, name);
+    else if (name === "PDFS" || name === "FONTS")
+      bindings[name] = r2(call, name);
     else if (name === "RATE_LIMITER")
       bindings[name] = durableObjects(call, name);
     else if (name === "EVENTS") bindings[name] = queue(call, name);

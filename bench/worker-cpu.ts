@@ -15,6 +15,7 @@ import { LONG_DOCUMENT } from "../fixtures/documents";
 import { groupedRequest, minimalRequest } from "../fixtures/requests";
 import { renderDocumentPdf } from "../src/pdf/render-document";
 import { createService } from "../test/helpers/service";
+import { ClientCpu } from "./binding-client";
 import { startProfiling } from "./cpu-profile";
 import {
   benchRequest,
@@ -23,7 +24,6 @@ import {
 } from "./fixtures";
 import { mergeResults, runEnvironment } from "./results";
 import { summarize } from "./stats";
-import { ClientCpu } from "./binding-client";
 import { startWorkerBindings } from "./worker-bindings";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
