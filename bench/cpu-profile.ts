@@ -21,6 +21,7 @@ interface ProfileNode {
     lineNumber: number;
   };
   hitCount?: number;
+  children?: number[];
 }
 
 interface Profile {
@@ -39,25 +40,67 @@ export interface CpuProfiler {
 const place = (url: string): string =>
   url.startsWith("file://") ? relative(ROOT, fileURLToPath(url)) : url;
 
-/** The functions with the most self time, with their share of the profile's samples. */
-function topSelfTime(
-  profile: Profile,
-  top = TOP,
-): { name: string; share: number }[] {
+/** The bindings' client: what runs under it is the proxy's, which the benchmark subtracts. */
+const isProxy = (url: string): boolean =>
+  /bench\/binding-(client|wire)\.ts/.test(url);
+
+/** The service's code and its dependencies (Node's fetch is the proxy's). */
+const isService = (url: string): boolean =>
+  /\/(src|node_modules|test\/helpers)\//.test(url) && !/undici/.test(url);
+
+/**
+ * The functions with the most self time among the samples with the
+ * service's code on the stack and the bindings' client not, with their share
+ * of those samples; the share of those samples among all (the rest: the
+ * proxy, Node's event loop and HTTP client, and GC outside the service's
+ * calls).
+ */
+function topSelfTime(profile: Profile, top = TOP) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const hits = new Map<string, number>();
-  let total = 0;
-  for (const { callFrame, hitCount = 0 } of profile.nodes) {
-    if (callFrame.functionName === "(idle)") continue;
-    const name = callFrame.url
-      ? `${callFrame.functionName || "(anonymous)"} ${place(callFrame.url)}:${callFrame.lineNumber + 1}`
-      : callFrame.functionName;
-    hits.set(name, (hits.get(name) ?? 0) + hitCount);
-    total += hitCount;
-  }
-  return [...hits]
-    .sort(([, a], [, b]) => b - a)
-    .slice(0, top)
-    .map(([name, count]) => ({ name, share: count / total }));
+  const byPart = new Map<string, number>();
+  let worker = 0;
+  let all = 0;
+  const visit = (id: number, inService: boolean, inProxy: boolean) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const { callFrame, hitCount = 0, children = [] } = node;
+    const service = inService || isService(callFrame.url);
+    const proxied = inProxy || isProxy(callFrame.url);
+    // Idle samples are waiting, not computing.
+    if (callFrame.functionName !== "(idle)") all += hitCount;
+    if (service && !proxied) {
+      const name = callFrame.url
+        ? `${callFrame.functionName || "(anonymous)"} ${place(callFrame.url)}:${callFrame.lineNumber + 1}`
+        : callFrame.functionName;
+      hits.set(name, (hits.get(name) ?? 0) + hitCount);
+      const part = partOf(callFrame.url);
+      byPart.set(part, (byPart.get(part) ?? 0) + hitCount);
+      worker += hitCount;
+    }
+    for (const child of children) visit(child, service, proxied);
+  };
+  visit(profile.nodes[0]?.id ?? 0, false, false);
+  const largest = (counts: Map<string, number>) =>
+    [...counts]
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, top)
+      .map(([name, count]) => ({ name, share: count / worker }));
+  return {
+    serviceShare: worker / all,
+    functions: largest(hits),
+    parts: largest(byPart),
+  };
+}
+
+/** The package (`fflate`, `@cantoo/pdf-lib`) or the service's folder (`src/pdf`) of a script. */
+function partOf(url: string): string {
+  if (!url) return "native code";
+  const path = place(url);
+  const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
+  if (dependency) return dependency;
+  if (path.startsWith("node:")) return "Node's built-in modules";
+  return path.split("/").slice(0, 2).join("/");
 }
 
 /** A profiler of this process, writing into a new temporary folder. */
@@ -88,10 +131,20 @@ export async function startProfiling(): Promise<CpuProfiler> {
     report(name) {
       const profile = profiles.get(name);
       if (!profile) return;
-      console.error(`Top ${TOP} functions by self time, ${name}:`);
-      for (const { name: fn, share } of topSelfTime(profile)) {
-        console.error(`${(100 * share).toFixed(1).padStart(5)}%  ${fn}`);
-      }
+      const { serviceShare, functions, parts } = topSelfTime(profile);
+      console.error(
+        `Top ${TOP} functions by self time, ${name}: shares of the samples in the service's code, ${(100 * serviceShare).toFixed(0)}% of all (the rest: the bindings' proxy, Node's event loop, GC outside the service's calls):`,
+      );
+      const print = (rows: { name: string; share: number }[]) => {
+        for (const row of rows) {
+          console.error(
+            `${(100 * row.share).toFixed(1).padStart(5)}%  ${row.name}`,
+          );
+        }
+      };
+      print(functions);
+      console.error("By package or folder of the service:");
+      print(parts);
     },
   };
 }
