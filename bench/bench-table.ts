@@ -94,6 +94,7 @@ export interface BenchResults {
 }
 
 type WorkerCpuOperation =
+  | "notFound"
   | "createMinimal"
   | "createFull"
   | "createLong"
@@ -248,6 +249,7 @@ const WORKER_CPU_TARGETS: Partial<
 };
 
 const WORKER_CPU_NAMES: Record<WorkerCpuOperation, string> = {
+  notFound: "`GET /nonexistent` (the floor: routing, HTTP, the log line)",
   createMinimal: "create, minimal",
   createFull: "create, full one-page",
   createLong: "create, long (3 pages)",
