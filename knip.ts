@@ -6,7 +6,7 @@ import type { KnipConfig } from "knip";
 const config: KnipConfig = {
   entry: [
     "scripts/*.ts",
-    "bench/{run,http,write-bench-table,write-round-trip-table}.ts",
+    "bench/{run,http,worker-cpu,write-bench-table,write-round-trip-table}.ts",
     // Bundled by esbuild in bench/run.ts, each run in a process of its own.
     "bench/{cold-entry,cold-child,heap-child}.ts",
     // wrangler.toml's [alias] and bench/run.ts put it in brotli's place.

@@ -23,6 +23,12 @@ interface List extends Load {
   documents: number;
   ratioP50: number;
 }
+/** An operation's CPU in `npm run bench:cpu`, storage excluded, and with its proxy's. */
+interface WorkerCpu {
+  median: number;
+  p99: number;
+  withProxyMedian: number;
+}
 export interface BenchResults {
   bench: {
     commit: string;
@@ -80,7 +86,35 @@ export interface BenchResults {
     /** With 100, 10 000 and 100 000 documents in the caller's window. */
     list: [List, List, List];
   };
+  /** `npm run bench:cpu` (bench/worker-cpu.ts). */
+  workerCpuStorageExcluded: {
+    commit: string;
+    operations: Record<WorkerCpuOperation, WorkerCpu>;
+  };
 }
+
+type WorkerCpuOperation =
+  | "notFound"
+  | "createMinimal"
+  | "createFull"
+  | "createLong"
+  | "createGrouped40"
+  | "createGrouped100"
+  | `createFallback:${FallbackFixtureName}`
+  | "identicalRetry"
+  | "correction"
+  | "deletion"
+  | "list"
+  | "get"
+  | "status"
+  | "pdfDownload"
+  | "qrWithinWindow"
+  | "qrSettled"
+  | "eventsList"
+  | "eftiDatasets"
+  | "eftiExport"
+  | "gateRead"
+  | "demoCreate";
 
 const ms = (value: number): string => value.toFixed(1);
 const whole = (value: number): string => value.toFixed(0);
@@ -99,7 +133,8 @@ const met = (ok: boolean): string => (ok ? "yes" : "no");
 /** One row: what is measured, its figure, and the target with whether it is met. */
 type Row = [figure: string, measured: string, target?: [string, boolean]];
 
-function rows({ bench, http }: BenchResults): Row[] {
+function rows(results: BenchResults): Row[] {
+  const { bench, http } = results;
   const { minimal, full, long, grouped } = bench.render;
   const { render: withFallback, cold: coldFallback } = bench.fallback;
   /** One figure of each document that needs fallback fonts, "a / b / c". */
@@ -189,7 +224,75 @@ function rows({ bench, http }: BenchResults): Row[] {
       `${http.list.map((run) => whole(run.p50Ms)).join(" / ")} ms: ${times(list100k.ratioP50)} of the smallest at 100 000`,
       ["≤ 3× at 100 000", list100k.ratioP50 <= 3],
     ],
+    ...workerCpuRows(results.workerCpuStorageExcluded.operations),
   ];
+}
+
+/** The targets of the Worker's CPU, storage excluded (issue 40), by operation. */
+const WORKER_CPU_TARGETS: Partial<
+  Record<WorkerCpuOperation, { median: number; p99?: number }>
+> = {
+  createFull: { median: 5, p99: 10 },
+  createGrouped100: { median: 25 },
+  identicalRetry: { median: 1 },
+  correction: { median: 6 },
+  list: { median: 1 },
+  get: { median: 1 },
+  status: { median: 1 },
+  pdfDownload: { median: 1 },
+  qrWithinWindow: { median: 1 },
+  qrSettled: { median: 1 },
+  eventsList: { median: 1 },
+  eftiDatasets: { median: 1 },
+  eftiExport: { median: 1 },
+  gateRead: { median: 1 },
+};
+
+const WORKER_CPU_NAMES: Record<WorkerCpuOperation, string> = {
+  notFound: "`GET /nonexistent` (the floor: routing, HTTP, the log line)",
+  createMinimal: "create, minimal",
+  createFull: "create, full one-page",
+  createLong: "create, long (3 pages)",
+  createGrouped40: "create, grouped, 40 shipments",
+  createGrouped100: "create, grouped, 100 shipments",
+  "createFallback:cjk": "create with fallback fonts, cjk",
+  "createFallback:arabic": "create with fallback fonts, arabic",
+  "createFallback:world": "create with fallback fonts, world",
+  identicalRetry: "identical retry",
+  correction: "correction",
+  deletion: "deletion",
+  list: "list",
+  get: "get",
+  status: "status",
+  pdfDownload: "PDF download",
+  qrWithinWindow: "QR scan within the deletion window",
+  qrSettled: "QR scan, settled (edge cache hit)",
+  eventsList: "events list",
+  eftiDatasets: "eFTI datasets of a document",
+  eftiExport: "eFTI export of a dataset",
+  gateRead: "gate read (`/efti/v0`)",
+  demoCreate: "demo create",
+};
+
+/** `npm run bench:cpu`: an operation a row, its target beside it. */
+function workerCpuRows(
+  operations: Record<WorkerCpuOperation, WorkerCpu>,
+): Row[] {
+  return (Object.keys(WORKER_CPU_NAMES) as WorkerCpuOperation[]).map(
+    (operation) => {
+      const cpu = operations[operation];
+      const target = WORKER_CPU_TARGETS[operation];
+      return [
+        `Worker CPU, storage excluded: ${WORKER_CPU_NAMES[operation]}`,
+        `${ms(cpu.median)} ms, p99 ${ms(cpu.p99)} ms (${ms(cpu.withProxyMedian)} ms with the bindings' proxy)`,
+        target && [
+          `≤ ${target.median} ms${target.p99 === undefined ? "" : `, p99 ≤ ${target.p99} ms`}`,
+          cpu.median <= target.median &&
+            (target.p99 === undefined || cpu.p99 <= target.p99),
+        ],
+      ];
+    },
+  );
 }
 
 /**
@@ -249,13 +352,14 @@ export function readmeTable({ http }: BenchResults): string {
 
 /** The table as Markdown, with the run it comes from. */
 export function benchTable(results: BenchResults): string {
-  const { bench, http } = results;
-  const commits =
-    bench.commit === http.commit
-      ? `commit ${bench.commit.slice(0, 7)}`
-      : `commits ${bench.commit.slice(0, 7)} (bench) and ${http.commit.slice(0, 7)} (bench:http)`;
+  const runs = [
+    ["bench", results.bench.commit],
+    ["bench:http", results.http.commit],
+    ["bench:cpu", results.workerCpuStorageExcluded.commit],
+  ].map(([name, commit]) => `${commit?.slice(0, 7)} (${name})`);
+  const { bench } = results;
   return [
-    `Medians of the last runs in \`bench/results.json\` (${commits}, ${bench.cpus} × ${bench.cpu}):`,
+    `Medians of the last runs in \`bench/results.json\` (commits ${runs.join(", ")}, ${bench.cpus} × ${bench.cpu}):`,
     "",
     ...markdown(rows(results)),
   ].join("\n");
