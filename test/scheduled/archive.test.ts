@@ -372,6 +372,7 @@ describe("the audit trail the key tool prints", () => {
   async function trailOf(uuid: string) {
     const services = {
       shards: openShards(env),
+      shardsBefore: null,
       archives: createArchiveStore(
         env.PDFS,
         parseKeyring(env.PDF_KEYRING, "PDF_KEYRING"),

@@ -7,7 +7,7 @@ import { auditEventsOfDocument } from "../../db/audit";
 import { eftiReadsOfDocument } from "../../db/efti-reads";
 import type { ArchivedDocument } from "../../schemas/archived-document";
 import type { Services } from "../services";
-import { documentShard } from "../shard-routing";
+import { shardsHolding, toDocument } from "../shard-routing";
 
 type AuditEventRecord = ArchivedDocument["auditEvents"][number];
 
@@ -28,20 +28,42 @@ interface TrailEntry {
 }
 
 /**
+ * An event by what it says, as the rebalance recognises it (src/db/rebalance.ts):
+ * its id is one shard's sequence, so a copy in another shard or the archive
+ * has another.
+ */
+const sameEvent = (event: {
+  type: string;
+  credentialId: string | null;
+  requestId: string;
+  occurredAt: number;
+}) =>
+  `${event.type} ${event.credentialId} ${event.requestId} ${event.occurredAt}`;
+
+const sameRead = (read: EftiReadRecord) =>
+  `${sameEvent(read)} ${read.datasetId} ${read.gate}`;
+
+/** `records` with each event once, by `key`. */
+const once = <T>(records: readonly T[], key: (record: T) => string): T[] => [
+  ...new Map(records.map((record) => [key(record), record])).values(),
+];
+
+/**
  * Every event of a document in time order (then by id, audit events before
  * eFTI reads), each once: an event in both places (an archiver run stopped
- * before its D1 update) is shown as the D1 row it still is.
+ * before its D1 update, a row the rebalance copied and has not deleted yet)
+ * is shown as the D1 row it still is.
  */
 function auditTrail(
   d1Events: readonly AuditEventRecord[],
   archived: ArchivedDocument | null,
   eftiReads: readonly EftiReadRecord[],
 ): TrailEntry[] {
-  const inD1 = new Set(d1Events.map((event) => event.id));
+  const inD1 = new Set(d1Events.map(sameEvent));
   const events = [
     ...d1Events.map((event) => ({ event, source: "d1" as const })),
     ...(archived?.auditEvents ?? [])
-      .filter((event) => !inD1.has(event.id))
+      .filter((event) => !inD1.has(sameEvent(event)))
       .map((event) => ({ event, source: "archive" as const })),
   ].map(({ event, source }) => ({
     event: { ...event, gate: null, datasetId: null },
@@ -80,18 +102,23 @@ export interface DocumentAudit {
 
 /** A document's audit trail, in time order, from its shard and its R2 archive. */
 export async function documentAudit(
-  services: Pick<Services, "shards" | "archives">,
+  services: Pick<Services, "shards" | "shardsBefore" | "archives">,
   uuid: string,
 ): Promise<DocumentAudit> {
-  const shard = documentShard(services.shards, uuid);
+  // While a rebalance moves the document's rows, both shards may hold some.
+  const holding = shardsHolding(services, toDocument(uuid));
   const [events, archived, eftiReads] = await Promise.all([
-    auditEventsOfDocument(shard, uuid),
+    Promise.all(holding.map((shard) => auditEventsOfDocument(shard, uuid))),
     services.archives.get(uuid),
-    eftiReadsOfDocument(shard, uuid),
+    Promise.all(holding.map((shard) => eftiReadsOfDocument(shard, uuid))),
   ]);
   return {
     document_uuid: uuid,
     archived: archived !== null,
-    events: auditTrail(events, archived, eftiReads),
+    events: auditTrail(
+      once(events.flat(), sameEvent),
+      archived,
+      once(eftiReads.flat(), sameRead),
+    ),
   };
 }

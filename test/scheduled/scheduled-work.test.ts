@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OPS_CALLS_KEPT_DAYS } from "../../../src/domain/operations/ops-calls";
-import { opsClient } from "../../helpers/ops";
+import { OPS_CALLS_KEPT_DAYS } from "../../src/domain/operations/ops-calls";
+import { opsClient } from "../helpers/ops";
 
 // POST /ops/v1/scheduled-work: the cron's work, run on demand (after an
 // outage, and by npm start, where wrangler runs no cron).
