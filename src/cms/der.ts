@@ -2,15 +2,7 @@
 // timestamps need: writing a value from its parts, and reading the
 // elements of a value without copying it.
 
-const concat = (parts: readonly Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
+import { concatBytes } from "../bytes";
 
 const lengthOf = (length: number): number[] => {
   if (length < 0x80) return [length];
@@ -23,8 +15,8 @@ const lengthOf = (length: number): number[] => {
 
 /** One element: its tag, then the length of its contents, then them. */
 export const element = (tag: number, ...contents: Uint8Array[]): Uint8Array => {
-  const body = concat(contents);
-  return concat([new Uint8Array([tag, ...lengthOf(body.length)]), body]);
+  const body = concatBytes(contents);
+  return concatBytes([new Uint8Array([tag, ...lengthOf(body.length)]), body]);
 };
 
 export const sequence = (...items: Uint8Array[]): Uint8Array =>
@@ -52,7 +44,9 @@ export const unsignedInteger = (magnitude: Uint8Array): Uint8Array => {
   while (start < magnitude.length - 1 && magnitude[start] === 0) start++;
   const trimmed = magnitude.subarray(start);
   const bytes =
-    (trimmed[0] ?? 0) & 0x80 ? concat([new Uint8Array([0]), trimmed]) : trimmed;
+    (trimmed[0] ?? 0) & 0x80
+      ? concatBytes([new Uint8Array([0]), trimmed])
+      : trimmed;
   return element(0x02, bytes.length === 0 ? new Uint8Array([0]) : bytes);
 };
 

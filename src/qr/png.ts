@@ -1,3 +1,4 @@
+import { concatBytes } from "../bytes";
 import { type QrSymbol, qrSymbol } from "./symbol";
 
 /** The smallest side of the image, quiet zone included: sharp on any phone screen. */
@@ -20,7 +21,7 @@ export async function qrPng(text: string): Promise<Uint8Array<ArrayBuffer>> {
   header.setUint32(4, side);
   header.setUint8(8, 1); // bit depth: one bit a pixel
   header.setUint8(9, 0); // colour type: greyscale, 0 black and 1 white
-  return concat([
+  return concatBytes([
     new Uint8Array(SIGNATURE),
     chunk("IHDR", new Uint8Array(header.buffer)),
     chunk("IDAT", await zlib(scanlines(symbol, scale))),
@@ -94,16 +95,4 @@ function crc32(bytes: Uint8Array): number {
     crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
   }
   return (crc ^ 0xffffffff) >>> 0;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(
-    parts.reduce((sum, part) => sum + part.length, 0),
-  );
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
 }

@@ -1,3 +1,4 @@
+import { concatBytes } from "../bytes";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // The encrypted form of a PDF, as stored (bytes, in order):
@@ -51,23 +52,23 @@ export async function sealPdf(
     "AES-KW",
   );
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const header = concat(
+  const header = concatBytes([
     MAGIC,
     [FORMAT_VERSION, version.length],
     version,
     new Uint8Array(wrappedKey),
     iv,
-  );
+  ]);
   const ciphertext = await crypto.subtle.encrypt(
     {
       name: "AES-GCM",
       iv,
-      additionalData: concat(header, encoder.encode(objectKey)),
+      additionalData: concatBytes([header, encoder.encode(objectKey)]),
     },
     dataKey,
     pdf,
   );
-  return concat(header, new Uint8Array(ciphertext));
+  return concatBytes([header, new Uint8Array(ciphertext)]);
 }
 
 /** Exactly the PDF that was sealed under `objectKey`; throws when it was altered or moved. */
@@ -97,10 +98,10 @@ export async function openPdf(
       false,
       ["decrypt"],
     );
-    const additionalData = concat(
+    const additionalData = concatBytes([
       stored.subarray(0, headerLength),
       encoder.encode(objectKey),
-    );
+    ]);
     const pdf = await crypto.subtle.decrypt(
       { name: "AES-GCM", iv, additionalData },
       dataKey,
@@ -148,13 +149,3 @@ function readHeader(objectKey: string, stored: Uint8Array) {
 
 const importMasterKey = (key: Uint8Array, usage: "wrapKey" | "unwrapKey") =>
   crypto.subtle.importKey("raw", key, "AES-KW", false, [usage]);
-
-function concat(...parts: ArrayLike<number>[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
