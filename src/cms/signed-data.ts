@@ -40,6 +40,20 @@ export interface CmsSigner {
   sign(data: Uint8Array): Promise<Uint8Array>;
 }
 
+const hashes = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+
+/** A certificate's SHA-256, once per isolate: every PDF names the same seal. */
+function hashOf(der: Uint8Array): Promise<Uint8Array> {
+  let hash = hashes.get(der);
+  if (!hash) {
+    hash = crypto.subtle
+      .digest("SHA-256", der)
+      .then((digest) => new Uint8Array(digest));
+    hashes.set(der, hash);
+  }
+  return hash;
+}
+
 /**
  * The SignedData of `digest` (SHA-256 of the signed bytes) as a ContentInfo.
  * `timestamp`, given the signature value, answers an RFC 3161 token to
@@ -52,9 +66,7 @@ export async function signedData(
 ): Promise<Uint8Array> {
   const [certificate] = signer.chain;
   if (!certificate) throw new Error("the seal has no certificate");
-  const certificateHash = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", certificate.der),
-  );
+  const certificateHash = await hashOf(certificate.der);
   // IssuerSerial: the issuer as a GeneralName's directoryName ([4]).
   const issuerSerial = sequence(
     sequence(element(0xa4, certificate.issuer)),
