@@ -16,6 +16,19 @@ const exportOf = async (document: ExportedDocument) =>
     identifierXml(consignment.root),
   ]);
 
+const issued = {
+  uuid: ISSUE.uuid,
+  createdAt: ISSUE.createdAt,
+  rectifiesUuid: null,
+  rectifiedByUuid: null,
+};
+
+/** The exports measured: the full single-shipment document, and a route of 100 shipments. */
+export const EFTI_EXPORTS = {
+  single: () => exportOf({ ...issued, data: FULL_DOCUMENT }),
+  grouped100: () => exportOf({ ...issued, data: groupedDocument(100) }),
+};
+
 /** The export's times: the full single-shipment document, and a route of 100 shipments. */
 export async function eftiExportFigures({
   warmup,
@@ -24,23 +37,10 @@ export async function eftiExportFigures({
   warmup: number;
   runs: number;
 }) {
-  const issued = {
-    uuid: ISSUE.uuid,
-    createdAt: ISSUE.createdAt,
-    rectifiesUuid: null,
-    rectifiedByUuid: null,
-  };
-  const single = { ...issued, data: FULL_DOCUMENT };
-  const grouped = {
-    ...issued,
-    data: groupedDocument(100),
-  };
   return {
-    single: summarizeRuns(
-      await measure(() => exportOf(single), { warmup, runs }),
-    ),
+    single: summarizeRuns(await measure(EFTI_EXPORTS.single, { warmup, runs })),
     grouped100: summarizeRuns(
-      await measure(() => exportOf(grouped), { warmup, runs }),
+      await measure(EFTI_EXPORTS.grouped100, { warmup, runs }),
     ),
   };
 }

@@ -32,18 +32,30 @@ const targetFlags = (target: DatabaseTarget): string[] =>
         ...(target.persistTo ? ["--persist-to", target.persistTo] : []),
       ];
 
+// A running `npm start` (or a previous release beside a deploy's steps) may
+// hold a local shard's write lock for a moment. Each local command is one
+// batch, committed or rolled back whole, so running it again is safe.
+const LOCKED = /SQLITE_BUSY|database is locked/;
+const LOCKED_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000];
+
 async function wrangler(args: string[]): Promise<string> {
-  try {
-    const { stdout } = await run("wrangler", args, {
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, CI: "true" },
-    });
-    return stdout;
-  } catch (error) {
-    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-    throw new Error(
-      `wrangler ${args[0]} ${args[1]} failed:\n${stderr || stdout}`,
-    );
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const { stdout } = await run("wrangler", args, {
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, CI: "true" },
+      });
+      return stdout;
+    } catch (error) {
+      const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+      const output = stderr || stdout || "";
+      const delay = LOCKED_RETRY_DELAYS_MS[attempt];
+      if (args.includes("--local") && LOCKED.test(output) && delay) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        continue;
+      }
+      throw new Error(`wrangler ${args[0]} ${args[1]} failed:\n${output}`);
+    }
   }
 }
 
