@@ -15,10 +15,10 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { unstable_readConfig } from "wrangler";
 import { ConfigError, readConfig } from "../src/config";
 import { configWithVars } from "./lib/dev-config";
 import { ensureDevVars, localSupportSecret, readDevVars } from "./lib/dev-vars";
+import { readLocalConfig } from "./lib/local-config";
 import { minutesBetweenRuns, runEvery } from "./lib/local-cron";
 import { prepareLocalState } from "./lib/local-state";
 import { type OpsClient, opsClient } from "./lib/ops-client";
@@ -48,10 +48,7 @@ async function checkedVars(): Promise<{
   overrides: Record<string, string>;
   secrets: Record<string, string>;
 }> {
-  const declared = unstable_readConfig(
-    { config: API_CONFIG },
-    { hideWarnings: true },
-  ).vars;
+  const declared = readLocalConfig(API_CONFIG).vars;
   const fromEnvironment = (names: readonly string[]) =>
     Object.fromEntries(
       names.flatMap((name) => {
@@ -118,10 +115,7 @@ function explainWarnings(): void {
  * (scripts/lib/local-cron.ts): the safety nets of docs/failures.md.
  */
 function startLocalCron(ops: OpsClient): void {
-  const crons: string[] =
-    unstable_readConfig({ config: API_CONFIG }, { hideWarnings: true }).triggers
-      .crons ?? [];
-  for (const cron of crons) {
+  for (const cron of readLocalConfig(API_CONFIG).crons) {
     const minutes = minutesBetweenRuns(cron);
     if (minutes === null) {
       console.error(

@@ -1,16 +1,17 @@
 // npm start's preparation of its local state in one Miniflare instance, not
 // one wrangler process a shard and a font (each started a workerd per
 // migration): every shard of wrangler.toml migrated as `wrangler d1
-// migrations apply --local` does it, with the same d1_migrations rows, so
-// that wrangler's own commands and the deploy agree with it afterwards; and
-// the fallback fonts the FONTS bucket lacks put there.
+// migrations apply --local` does it, with the same statements and
+// d1_migrations rows, so that wrangler's own commands and the deploy agree
+// with it afterwards; and the fallback fonts the FONTS bucket lacks put there.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { unstable_readConfig, unstable_splitSqlQuery } from "wrangler";
 import { fallbackFontKey } from "../../src/font-coverage/coverage";
 import { FALLBACK_FAMILIES } from "../../src/font-coverage/fallback-families";
 import { cutFallbackFont } from "./fallback-font-files";
+import { readLocalConfig } from "./local-config";
+import { migrationStatements } from "./migration-statements";
 import { API_CONFIG } from "./workers";
 
 // wrangler's bookkeeping of applied migrations, as its `d1 migrations apply` writes it.
@@ -21,12 +22,6 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "d1_migrations"(
 );`;
 
 const FONTS_BINDING = "FONTS";
-
-interface Shard {
-  binding: string;
-  database_id: string;
-  migrations_dir: string;
-}
 
 /** The migrations of `dir` in the order wrangler applies them: by file name. */
 async function migrationNames(dir: string): Promise<string[]> {
@@ -43,7 +38,7 @@ async function migrate(db: D1Database, dir: string): Promise<void> {
   );
   for (const name of await migrationNames(dir)) {
     if (applied.has(name)) continue;
-    const statements = unstable_splitSqlQuery(
+    const statements = migrationStatements(
       await readFile(join(dir, name), "utf8"),
     );
     await db.batch([
@@ -67,14 +62,7 @@ async function putMissingFonts(bucket: R2Bucket): Promise<number> {
 
 /** Migrates every local shard and fills the FONTS bucket of the state in `persistTo`. */
 export async function prepareLocalState(persistTo: string): Promise<void> {
-  // Typed here: wrangler's declaration of its config type does not resolve.
-  const config = unstable_readConfig(
-    { config: API_CONFIG },
-    { hideWarnings: true },
-  ) as {
-    d1_databases: Shard[];
-    r2_buckets: { binding: string; bucket_name: string }[];
-  };
+  const config = readLocalConfig(API_CONFIG);
   const fonts = config.r2_buckets.find(
     (bucket) => bucket.binding === FONTS_BINDING,
   );
