@@ -1,6 +1,7 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { copyOrganization } from "./organizations";
+import { preparedPerDatabase } from "./prepared";
 import {
   type CredentialRow,
   credentials,
@@ -17,17 +18,22 @@ export async function findCredentialByKeyHash(
   db: Database,
   keyHash: string,
 ): Promise<(CredentialRow & { documentLocale: string }) | undefined> {
-  const [row] = await db
+  const [row] = await credentialByKeyHash(db).all({ keyHash });
+  return row && { ...row.credential, documentLocale: row.documentLocale };
+}
+
+const credentialByKeyHash = preparedPerDatabase((db) =>
+  db
     .select({
       credential: credentials,
       documentLocale: organizations.documentLocale,
     })
     .from(credentials)
     .innerJoin(organizations, eq(organizations.id, credentials.organizationId))
-    .where(eq(credentials.keyHash, keyHash))
-    .limit(1);
-  return row && { ...row.credential, documentLocale: row.documentLocale };
-}
+    .where(eq(credentials.keyHash, sql.placeholder("keyHash")))
+    .limit(1)
+    .prepare(),
+);
 
 /** A new organization and its first credential, in one batch. */
 export async function insertOrganizationWithCredential(

@@ -6,12 +6,14 @@ import {
   inArray,
   isNull,
   lt,
+  type Placeholder,
   type SQL,
   sql,
 } from "drizzle-orm";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
+import { preparedPerDatabase } from "./prepared";
 import { type DocumentRow, documents } from "./schema";
 
 // Reads of documents in their shard, by uuid, owner or state.
@@ -34,24 +36,45 @@ export async function findOwnDocumentByUuid(
   uuid: string,
   pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<DocumentRow | undefined> {
-  const own = db
+  if (!pendingPdf) {
+    return (await ownDocument(db).all({ uuid, credentialId }))[0];
+  }
+  const [rows] = await db.batch([
+    ownDocumentQuery(db, uuid, credentialId),
+    insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt),
+  ]);
+  return rows[0];
+}
+
+const ownDocumentQuery = (
+  db: Database,
+  uuid: string | Placeholder,
+  credentialId: string | Placeholder,
+) =>
+  db
     .select()
     .from(documents)
     .where(
       and(eq(documents.uuid, uuid), eq(documents.credentialId, credentialId)),
     )
     .limit(1);
-  if (!pendingPdf) return (await own)[0];
-  const [rows] = await db.batch([
-    own,
-    insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt),
-  ]);
-  return rows[0];
-}
+
+const ownDocument = preparedPerDatabase((db) =>
+  ownDocumentQuery(
+    db,
+    sql.placeholder("uuid"),
+    sql.placeholder("credentialId"),
+  ).prepare(),
+);
 
 /** What a QR link needs of a document, by uuid: no transport data, no metadata. */
 export async function findQrLinkTarget(db: Database, uuid: string) {
-  const [row] = await db
+  const [row] = await qrLinkTarget(db).all({ uuid });
+  return row;
+}
+
+const qrLinkTarget = preparedPerDatabase((db) =>
+  db
     .select({
       uuid: documents.uuid,
       environment: documents.environment,
@@ -63,10 +86,10 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
       lastQrAccessAt: documents.lastQrAccessAt,
     })
     .from(documents)
-    .where(eq(documents.uuid, uuid))
-    .limit(1);
-  return row;
-}
+    .where(eq(documents.uuid, sql.placeholder("uuid")))
+    .limit(1)
+    .prepare(),
+);
 
 /** Whether this shard holds a document's row, whatever its state. */
 export async function documentExists(
