@@ -17,7 +17,7 @@ const LAYERS = [
   ["persistence-and-storage", ["^src/db/", "^src/storage/"]],
   ["schemas", ["^src/schemas/"]],
   ["leaf-helpers", ["^src/font-coverage/", "^src/qr/", "^src/cms/"]],
-  ["base", ["^src/(errors|clock|failure-log|base64|bytes)\\.ts$"]],
+  ["base", ["^src/(errors|clock|failure-log|base64|bytes|once-per)\\.ts$"]],
 ];
 
 const ranked = LAYERS.flatMap(([, paths]) => paths);

@@ -4,6 +4,7 @@ import type { DemoConfig } from "./domain/demo/demo-config";
 import type { SubsetId } from "./domain/efti/schema-facts.generated";
 import { EXTRA_SUBSETS, SUBSETS_SERVED_ALWAYS } from "./domain/efti/subsets";
 import type { EftiGate } from "./domain/services";
+import { oncePer } from "./once-per";
 import { type IpRange, ipRange } from "./schemas/ip-range";
 import { gateUrlRefusal } from "./schemas/webhook-url";
 import { type Keyring, parseKeyring } from "./storage/keyring";
@@ -471,21 +472,19 @@ export function readConfig(vars: Record<string, unknown>): Config {
   };
 }
 
-// Once per isolate: the bindings object stays the same between requests.
-const configs = new WeakMap<object, Config | ConfigError>();
+// Once per bindings object (once per isolate), failure included.
+const checkedConfig = oncePer((env: object): Config | ConfigError => {
+  try {
+    return readConfig(env as Record<string, unknown>);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error;
+  }
+});
 
 /** The configuration of these bindings, checked on first use and remembered, failure included. */
 export function configOf(env: object): Config {
-  let config = configs.get(env);
-  if (!config) {
-    try {
-      config = readConfig(env as Record<string, unknown>);
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      config = error;
-    }
-    configs.set(env, config);
-  }
+  const config = checkedConfig(env);
   if (config instanceof ConfigError) throw config;
   return config;
 }

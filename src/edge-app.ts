@@ -3,6 +3,7 @@ import { answerFailure, createApp } from "./app";
 import type { AppDependencies, EdgeEnv } from "./env";
 import { QR_LINK_OPERATIONS } from "./http/operations/qr-links";
 import { pageRoutes } from "./http/routes/pages";
+import { oncePer } from "./once-per";
 
 /**
  * The edge Worker (src/edge.ts, docs/scale.md "Placement"): the QR links and
@@ -17,17 +18,10 @@ import { pageRoutes } from "./http/routes/pages";
  * among the vars both Workers share). One object per bindings object, so the
  * configuration is still read once.
  */
-const withoutGate = (() => {
-  const edgeEnvs = new WeakMap<EdgeEnv, EdgeEnv>();
-  return (env: EdgeEnv): EdgeEnv => {
-    let edgeEnv = edgeEnvs.get(env);
-    if (!edgeEnv) {
-      edgeEnv = Object.create(env, { EFTI_GATE_URL: { value: "" } });
-      edgeEnvs.set(env, edgeEnv as EdgeEnv);
-    }
-    return edgeEnv as EdgeEnv;
-  };
-})();
+const withoutGate = oncePer(
+  (env: EdgeEnv): EdgeEnv =>
+    Object.create(env, { EFTI_GATE_URL: { value: "" } }) as EdgeEnv,
+);
 
 export function createEdgeWorker(dependencies: AppDependencies) {
   const edge = createApp(dependencies, {

@@ -1,3 +1,4 @@
+import { oncePer } from "../once-per";
 import type { CertificateFacts } from "./certificate";
 import {
   contextTag,
@@ -40,19 +41,10 @@ export interface CmsSigner {
   sign(data: Uint8Array): Promise<Uint8Array>;
 }
 
-const hashes = new WeakMap<Uint8Array, Promise<Uint8Array>>();
-
 /** A certificate's SHA-256, once per isolate: every PDF names the same seal. */
-function hashOf(der: Uint8Array): Promise<Uint8Array> {
-  let hash = hashes.get(der);
-  if (!hash) {
-    hash = crypto.subtle
-      .digest("SHA-256", der)
-      .then((digest) => new Uint8Array(digest));
-    hashes.set(der, hash);
-  }
-  return hash;
-}
+const hashOf = oncePer((der: Uint8Array) =>
+  crypto.subtle.digest("SHA-256", der).then((digest) => new Uint8Array(digest)),
+);
 
 /**
  * The SignedData of `digest` (SHA-256 of the signed bytes) as a ContentInfo.

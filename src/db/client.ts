@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import { oncePer } from "../once-per";
 import { reportingOutages } from "./outage";
 import * as schema from "./schema";
 
@@ -8,17 +9,8 @@ export type Database = ReturnType<typeof connect>;
 
 // drizzle derives its relational configuration from the schema on every
 // call, about a tenth of a QR download's time: one instance per binding.
-const databases = new WeakMap<D1Database, Database>();
-
 /** The database behind a D1 binding, through drizzle; an outage fails as a 503. */
-export function openDatabase(d1: D1Database): Database {
-  let database = databases.get(d1);
-  if (!database) {
-    database = connect(d1);
-    databases.set(d1, database);
-  }
-  return database;
-}
+export const openDatabase = oncePer(connect);
 
 /** The D1 bindings DB_0, DB_1, … in order, as many as are bound. */
 export function shardBindings(env: object): D1Database[] {

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { oncePer } from "../once-per";
 import type { Database } from "./client";
 import { copyOrganization } from "./organizations";
-import { preparedPerDatabase } from "./prepared";
 import {
   type CredentialRow,
   credentials,
@@ -22,7 +22,9 @@ export async function findCredentialByKeyHash(
   return row && { ...row.credential, documentLocale: row.documentLocale };
 }
 
-const credentialByKeyHash = preparedPerDatabase((db) =>
+// Built and prepared once per database, run with each request's values:
+// building a query costs drizzle more than a read's own work (bench/README.md).
+const credentialByKeyHash = oncePer((db: Database) =>
   db
     .select({
       credential: credentials,

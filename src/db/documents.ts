@@ -10,10 +10,10 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import { oncePer } from "../once-per";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
 import { insertPendingPdfObject } from "./pending-pdf-objects";
-import { preparedPerDatabase } from "./prepared";
 import { type DocumentRow, documents } from "./schema";
 
 // Reads of documents in their shard, by uuid, owner or state.
@@ -59,7 +59,9 @@ const ownDocumentQuery = (
     )
     .limit(1);
 
-const ownDocument = preparedPerDatabase((db) =>
+// Built and prepared once per database, run with each request's values:
+// building a query costs drizzle more than a read's own work (bench/README.md).
+const ownDocument = oncePer((db: Database) =>
   ownDocumentQuery(
     db,
     sql.placeholder("uuid"),
@@ -73,7 +75,7 @@ export async function findQrLinkTarget(db: Database, uuid: string) {
   return row;
 }
 
-const qrLinkTarget = preparedPerDatabase((db) =>
+const qrLinkTarget = oncePer((db: Database) =>
   db
     .select({
       uuid: documents.uuid,

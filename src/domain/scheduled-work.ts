@@ -16,6 +16,26 @@ import { exportGateCalls } from "./operations/gate-calls";
 import { pruneOpsCalls } from "./operations/ops-calls";
 import type { SharedServices } from "./services";
 
+type Task = (services: SharedServices, budget: QueryBudget) => Promise<unknown>;
+
+/** Each task by its share of cron-budget.ts, with its name in the log, in the order they run. */
+const TASKS: Record<keyof typeof CRON_QUERY_SHARES, [string, Task]> = {
+  staleDeletions: ["stale_deletions", finishStaleDeletions],
+  orphanPdfs: ["orphan_pdfs", sweepOrphanPdfs],
+  correctionReservations: [
+    "correction_reservations",
+    settleCorrectionReservations,
+  ],
+  lostEvents: ["lost_events", announceLostEvents],
+  lostDeliveries: ["lost_deliveries", resendLostDeliveries],
+  lostRegistrations: ["lost_registrations", resendLostRegistrations],
+  archive: ["archive", archiveDocuments],
+  eventPurge: ["event_purge", purgeOldEvents],
+  demoSessions: ["demo_sessions", purgeExpiredDemoSessions],
+  opsCalls: ["ops_calls", pruneOpsCalls],
+  gateCallExports: ["gate_call_exports", exportGateCalls],
+};
+
 /** What one run of the scheduled work did: each task's figures (null: it failed), and which ran out of their share. */
 export type ScheduledWorkReport = Record<string, unknown> & {
   out_of_budget: string[];
@@ -37,86 +57,26 @@ export type ScheduledWorkReport = Record<string, unknown> & {
 export async function runScheduledWork(
   services: SharedServices,
 ): Promise<ScheduledWorkReport> {
+  const done: Record<string, unknown> = {};
   const outOfBudget: string[] = [];
-  /**
-   * What `work` did within the share of `task`, or null when it failed:
-   * the failure is logged and the other tasks still run; the next run
-   * takes up what is left.
-   */
-  const attempt = async <T>(
-    task: string,
-    share: keyof typeof CRON_QUERY_SHARES,
-    work: (services: SharedServices, budget: QueryBudget) => Promise<T>,
-  ): Promise<T | null> => {
-    const budget = new QueryBudget(CRON_QUERY_SHARES[share]);
+  for (const [share, [task, work]] of Object.entries(TASKS)) {
+    const budget = new QueryBudget(
+      CRON_QUERY_SHARES[share as keyof typeof CRON_QUERY_SHARES],
+    );
+    // A failure is logged and the other tasks still run; the next run
+    // takes up what is left.
     try {
-      return await work(services, budget);
+      done[share] = await work(services, budget);
     } catch (error) {
       // An outage's own error, not drizzle's wrapper with the query's values.
       const cause = domainErrorBehind(error)?.cause ?? error;
       logFailure({ event: "scheduled_cleanup_failed", task }, cause);
-      return null;
+      done[share] = null;
     } finally {
       if (budget.exhausted) outOfBudget.push(task);
     }
-  };
-  const staleDeletions = await attempt(
-    "stale_deletions",
-    "staleDeletions",
-    finishStaleDeletions,
-  );
-  const orphanPdfs = await attempt(
-    "orphan_pdfs",
-    "orphanPdfs",
-    sweepOrphanPdfs,
-  );
-  const correctionReservations = await attempt(
-    "correction_reservations",
-    "correctionReservations",
-    settleCorrectionReservations,
-  );
-  const lostEvents = await attempt(
-    "lost_events",
-    "lostEvents",
-    announceLostEvents,
-  );
-  const lostDeliveries = await attempt(
-    "lost_deliveries",
-    "lostDeliveries",
-    resendLostDeliveries,
-  );
-  const lostRegistrations = await attempt(
-    "lost_registrations",
-    "lostRegistrations",
-    resendLostRegistrations,
-  );
-  const archive = await attempt("archive", "archive", archiveDocuments);
-  const eventPurge = await attempt("event_purge", "eventPurge", purgeOldEvents);
-  const demoSessions = await attempt(
-    "demo_sessions",
-    "demoSessions",
-    purgeExpiredDemoSessions,
-  );
-  const opsCalls = await attempt("ops_calls", "opsCalls", pruneOpsCalls);
-  const gateCallExports = await attempt(
-    "gate_call_exports",
-    "gateCallExports",
-    exportGateCalls,
-  );
-  const report = {
-    staleDeletions,
-    orphanPdfs,
-    correctionReservations,
-    lostEvents,
-    lostDeliveries,
-    lostRegistrations,
-    archive,
-    eventPurge,
-    demoSessions,
-    opsCalls,
-    gateCallExports,
-    out_of_budget: outOfBudget,
-  };
+  }
+  const report = { ...done, out_of_budget: outOfBudget };
   console.log(JSON.stringify({ event: "scheduled_cleanup", ...report }));
   return report;
 }

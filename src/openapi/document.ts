@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { oncePer } from "../once-per";
 import { componentRef, componentSchemas } from "./components";
 import { linksFrom } from "./links";
 import type { OperationContract, SchemaLike } from "./operation-contract";
@@ -168,17 +169,6 @@ export const LICENSE = {
   identifier: "LicenseRef-Proprietary",
 };
 
-/** A document builder that builds once per operation table and isolate. */
-export function builtOnce<Document>(
-  build: (operations: readonly OperationContract[]) => Document,
-) {
-  const built = new WeakMap<readonly OperationContract[], Document>();
-  return (operations: readonly OperationContract[]): Document => {
-    const document = built.get(operations) ?? build(operations);
-    built.set(operations, document);
-    return document;
-  };
-}
-
 /** The OpenAPI 3.1 document of the operations handed in. */
-export const openApiDocument = builtOnce(buildDocument);
+// Built once per operation table and isolate.
+export const openApiDocument = oncePer(buildDocument);

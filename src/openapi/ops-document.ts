@@ -1,5 +1,6 @@
+import { oncePer } from "../once-per";
 import { inlineSchema } from "./components";
-import { builtOnce, CONTACT, LICENSE, pathItems } from "./document";
+import { CONTACT, LICENSE, pathItems } from "./document";
 import type { OperationContract } from "./operation-contract";
 import { OPS_SECURITY_SCHEMES, SUPPORT_SECRET } from "./security";
 
@@ -39,4 +40,4 @@ function buildOpsDocument(operations: readonly OperationContract[]) {
 }
 
 /** The operations API's OpenAPI 3.1 document, of the operations handed in. */
-export const opsOpenApiDocument = builtOnce(buildOpsDocument);
+export const opsOpenApiDocument = oncePer(buildOpsDocument);

@@ -12,7 +12,7 @@ import { isRecord, readVersions } from "./keyring";
 // Rotation adds a version and makes it current: a PDF carries its seal's
 // certificates, so older versions are never needed again.
 
-export interface SealKey {
+interface SealKey {
   /** RSA private key, PKCS #8 DER. */
   privateKey: Uint8Array;
   /** The seal's certificate first, then its issuers. */

@@ -186,7 +186,6 @@ const NO_SQL: Record<string, string> = {
   insertDocumentEventIf: "builds a statement of its caller's batch",
   insertRegistrationsIf: "builds a statement of its caller's batch",
   literalRow: "builds a select of literal values",
-  preparedPerDatabase: "prepares its caller's query once a database",
 };
 
 const NOW = 1_800_000_000_000;

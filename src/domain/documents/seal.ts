@@ -5,8 +5,9 @@ import {
   timestampRequest,
 } from "../../cms/timestamp";
 import { logFailure } from "../../failure-log";
+import { oncePer } from "../../once-per";
 import type { Environment } from "../../schemas/environment";
-import type { SealKey, SealKeyring } from "../../storage/seal-keyring";
+import type { SealKeyring } from "../../storage/seal-keyring";
 import type { PdfSeal } from "./render-port";
 
 // The seal a document's PDF is signed with: the current SEAL_KEYRING
@@ -35,23 +36,16 @@ const TIMESTAMP_WAIT_MS = 2000;
 // Room for the token: its SignedData with the authority's certificates.
 const TIMESTAMP_ROOM = 8192;
 
-const imported = new WeakMap<Uint8Array, Promise<CryptoKey>>();
-
 /** The key once per isolate: importing costs more than signing. */
-function signingKey(seal: SealKey): Promise<CryptoKey> {
-  let key = imported.get(seal.privateKey);
-  if (!key) {
-    key = crypto.subtle.importKey(
-      "pkcs8",
-      seal.privateKey,
-      { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
-      false,
-      ["sign"],
-    );
-    imported.set(seal.privateKey, key);
-  }
-  return key;
-}
+const signingKey = oncePer((privateKey: Uint8Array) =>
+  crypto.subtle.importKey(
+    "pkcs8",
+    privateKey,
+    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    false,
+    ["sign"],
+  ),
+);
 
 /**
  * The seal of a new version of `environment`: B-T with a token of
@@ -77,7 +71,7 @@ export function sealOf(
       SIGNED_DATA_ROOM +
       (timestamping ? TIMESTAMP_ROOM : 0),
     async sign(digest) {
-      const key = await signingKey(seal);
+      const key = await signingKey(seal.privateKey);
       let time: number | null = null;
       const cms = await signedData(
         digest,
