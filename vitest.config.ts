@@ -25,6 +25,7 @@ if (!edgeAssets?.directory) throw new Error("wrangler.edge.toml: no [assets]");
 // IP's requests at a fixed time, so each runs alone.
 const ALONE = [
   "test/events/cron.test.ts",
+  "test/events/delivery.test.ts",
   "test/events/faults.test.ts",
   "test/events/gate-faults.test.ts",
   "test/http/demo.test.ts",

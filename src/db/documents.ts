@@ -6,14 +6,14 @@ import {
   inArray,
   isNull,
   lt,
-  type Placeholder,
   type SQL,
   sql,
 } from "drizzle-orm";
 import { oncePer } from "../once-per";
 import type { Database } from "./client";
 import { insertPendingDeletionMarkIf } from "./pending-deletion-marks";
-import { insertPendingPdfObject } from "./pending-pdf-objects";
+import { pendingPdfNote } from "./pending-pdf-objects";
+import { batchPrepared } from "./prepared-batch";
 import { type DocumentRow, documents } from "./schema";
 
 // Reads of documents in their shard, by uuid, owner or state.
@@ -36,37 +36,29 @@ export async function findOwnDocumentByUuid(
   uuid: string,
   pendingPdf?: { objectKey: string; createdAt: number },
 ): Promise<DocumentRow | undefined> {
-  if (!pendingPdf) {
-    return (await ownDocument(db).all({ uuid, credentialId }))[0];
-  }
-  const [rows] = await db.batch([
-    ownDocumentQuery(db, uuid, credentialId),
-    insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt),
+  const values = { uuid, credentialId };
+  if (!pendingPdf) return (await ownDocument(db).all(values))[0];
+  const [[row]] = await batchPrepared(db, [
+    [ownDocument(db), values],
+    pendingPdfNote(db, pendingPdf),
   ]);
-  return rows[0];
+  return row;
 }
-
-const ownDocumentQuery = (
-  db: Database,
-  uuid: string | Placeholder,
-  credentialId: string | Placeholder,
-) =>
-  db
-    .select()
-    .from(documents)
-    .where(
-      and(eq(documents.uuid, uuid), eq(documents.credentialId, credentialId)),
-    )
-    .limit(1);
 
 // Built and prepared once per database, run with each request's values:
 // building a query costs drizzle more than a read's own work (bench/README.md).
 const ownDocument = oncePer((db: Database) =>
-  ownDocumentQuery(
-    db,
-    sql.placeholder("uuid"),
-    sql.placeholder("credentialId"),
-  ).prepare(),
+  db
+    .select()
+    .from(documents)
+    .where(
+      and(
+        eq(documents.uuid, sql.placeholder("uuid")),
+        eq(documents.credentialId, sql.placeholder("credentialId")),
+      ),
+    )
+    .limit(1)
+    .prepare(),
 );
 
 /** What a QR link needs of a document, by uuid: no transport data, no metadata. */

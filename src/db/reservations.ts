@@ -1,7 +1,19 @@
-import { and, eq, inArray, isNotNull, isNull, lte, ne } from "drizzle-orm";
+import {
+  and,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  ne,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
+import { oncePer } from "../once-per";
 import type { Environment } from "../schemas/environment";
 import type { Database } from "./client";
-import { insertPendingPdfObject } from "./pending-pdf-objects";
+import { pendingPdfNote } from "./pending-pdf-objects";
+import { batchPrepared } from "./prepared-batch";
 import { type DocumentRow, documents, referenceReservations } from "./schema";
 
 // The reservations of references (reference_reservations), in the shard of
@@ -12,12 +24,53 @@ export type ReservationRow = typeof referenceReservations.$inferSelect;
 
 type ReservationScope = { organizationId: string; environment: Environment };
 
-const reservationOf = (scope: ReservationScope, reference: string) =>
+const reservationOf = (
+  scope: {
+    organizationId: SQLWrapper | string;
+    environment: SQLWrapper | Environment;
+  },
+  reference: SQLWrapper | string,
+) =>
   and(
     eq(referenceReservations.organizationId, scope.organizationId),
     eq(referenceReservations.environment, scope.environment),
     eq(referenceReservations.reference, reference),
   );
+
+// A create's and a retry's lookup, built and prepared once per database: two
+// plain selects rather than a join, as drizzle maps a batched join's rows by
+// column name, and both tables have a `uuid`-like set of names.
+const reservationLookup = oncePer((db: Database) => {
+  const where = reservationOf(
+    {
+      organizationId: sql.placeholder("organizationId"),
+      environment: sql.placeholder("environment"),
+    },
+    sql.placeholder("reference"),
+  );
+  return {
+    reservation: db
+      .select()
+      .from(referenceReservations)
+      .where(where)
+      .limit(1)
+      .prepare(),
+    document: db
+      .select()
+      .from(documents)
+      .where(
+        inArray(
+          documents.uuid,
+          db
+            .select({ uuid: referenceReservations.documentUuid })
+            .from(referenceReservations)
+            .where(where),
+        ),
+      )
+      .limit(1)
+      .prepare(),
+  };
+});
 
 /**
  * The reservation of a reference in an organization and environment, with
@@ -33,30 +86,18 @@ export async function findReservation(
 ): Promise<
   { reservation: ReservationRow; document: DocumentRow | null } | undefined
 > {
-  // Two plain selects rather than a join: drizzle maps a batched join's
-  // rows by column name, and both tables have a `uuid`-like set of names.
-  const where = reservationOf(scope, reference);
-  const [reservations, documentRows] = await db.batch([
-    db.select().from(referenceReservations).where(where).limit(1),
-    db
-      .select()
-      .from(documents)
-      .where(
-        inArray(
-          documents.uuid,
-          db
-            .select({ uuid: referenceReservations.documentUuid })
-            .from(referenceReservations)
-            .where(where),
-        ),
-      )
-      .limit(1),
-    ...(pendingPdf
-      ? [insertPendingPdfObject(db, pendingPdf.objectKey, pendingPdf.createdAt)]
-      : []),
+  const lookup = reservationLookup(db);
+  const values = {
+    organizationId: scope.organizationId,
+    environment: scope.environment,
+    reference,
+  };
+  const [[reservation], [document]] = await batchPrepared(db, [
+    [lookup.reservation, values],
+    [lookup.document, values],
+    ...(pendingPdf ? [pendingPdfNote(db, pendingPdf)] : []),
   ]);
-  const [reservation] = reservations;
-  return reservation && { reservation, document: documentRows[0] ?? null };
+  return reservation && { reservation, document: document ?? null };
 }
 
 /** The reservation row of a document that carries a reference. */

@@ -3,6 +3,7 @@ import type {
   DocumentPdf,
   DocumentPdfInput,
 } from "../domain/documents/render-port";
+import { deflateDrawnStreams, deflateNatively } from "./deflate";
 import { documentContent } from "./document-content";
 import { type PdfDrawing, STREAM_DRAWING } from "./drawing";
 import { documentWording, LANGUAGE_TAGS } from "./i18n";
@@ -44,6 +45,7 @@ export async function drawUnsealedPdf(
 ): Promise<{ unsealed: Uint8Array; pages: number }> {
   const wording = documentWording(input.locale);
   const pdf = await PDFDocument.create({ updateMetadata: false });
+  deflateNatively(pdf);
   const styles = textStyles(
     await drawing.embedFonts(pdf, input.fallbackFonts ?? new Map()),
   );
@@ -91,6 +93,7 @@ export async function drawUnsealedPdf(
   pdf.setCreationDate(created);
   pdf.setModificationDate(created);
 
+  deflateDrawnStreams(pdf);
   // No yielding to timers between objects: the whole save runs at once.
   const unsealed = await pdf.save({
     objectsPerTick: Number.POSITIVE_INFINITY,

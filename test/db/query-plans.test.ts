@@ -186,6 +186,8 @@ const NO_SQL: Record<string, string> = {
   insertDocumentEventIf: "builds a statement of its caller's batch",
   insertRegistrationsIf: "builds a statement of its caller's batch",
   literalRow: "builds a select of literal values",
+  pendingPdfNote: "builds a statement of its caller's batch",
+  batchPrepared: "runs its caller's statements",
 };
 
 const NOW = 1_800_000_000_000;

@@ -409,7 +409,8 @@ describe("an attempt's outcome", () => {
   it("tries a ping once: a failing endpoint gets no retries", async () => {
     const world = webhookWorld(NOW, () => new Response("no", { status: 500 }));
     const owner = await createCredential();
-    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW });
+    const url = "https://ping-once.test/webhooks";
+    const endpoint = await insertEndpoint(owner.id, { createdAt: NOW, url });
     const api = webhookEndpointsApi(world.request(), owner.key);
     expect((await api.test(endpoint.id)).status).toBe(202);
     await world.consumeDue();
@@ -419,9 +420,13 @@ describe("an attempt's outcome", () => {
     ]);
     expect(world.queue.waiting).toEqual([]);
     world.clock.advance(HOUR);
+    // The cron's sweep redelivers whatever is due in the shared shards,
+    // other files' deliveries too: count this endpoint's.
     await world.cron();
     await world.consumeDue();
-    expect(world.receiver.received).toHaveLength(1);
+    expect(
+      world.receiver.received.filter((received) => received.url === url),
+    ).toHaveLength(1);
   });
 
   it("starts a redelivery's retries afresh: the backoff from 5 s and 3 days from the redelivery", async () => {

@@ -35,7 +35,8 @@ const recorded = JSON.parse(readFileSync(`${ROOT}bench/results.json`, "utf8"))
   issuing: { full: Timing };
   eftiExport: { single: Timing; grouped100: Timing };
 };
-const recordedBaseline = recorded.render.full?.naive.renderMs.cpuMin ?? 0;
+const recordedBaseline =
+  recorded.render.full?.naive.renderMs.cpuMin ?? Number.NaN;
 const baseline = () => renderNaiveDocumentPdf(RENDER_FIXTURES.full);
 
 /** The fastest of RUNS runs of `task` and of the baseline, taken in turns. */
@@ -60,7 +61,7 @@ const OPERATIONS: [string, () => unknown, number][] = [
     ([name, input]): [string, () => unknown, number] => [
       `render ${name}`,
       () => renderDocumentPdf(input),
-      recorded.render[name]?.renderMs.cpuMin ?? 0,
+      recorded.render[name]?.renderMs.cpuMin ?? Number.NaN,
     ],
   ),
   [
@@ -86,7 +87,9 @@ describe("the in-process benchmark's operations against bench/results.json", () 
   it.each(OPERATIONS)(
     "%s costs at most half again its recorded CPU",
     async (_, task, recordedMs) => {
-      expect(recordedMs).toBeGreaterThan(0);
+      // Recorded, if only as 0: an operation shorter than the CPU clock's
+      // resolution (the single eFTI export) may record a fastest run of 0.
+      expect(recordedMs).toBeGreaterThanOrEqual(0);
       expect(recordedBaseline).toBeGreaterThan(0);
       const measurements: string[] = [];
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
