@@ -14,8 +14,9 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
+import { oncePer } from "../once-per";
 import type { Database } from "./client";
-import { literalRow } from "./literal-row";
+import { literalRow, placeholderRow } from "./literal-row";
 import {
   type EftiGateCallRow,
   eftiGateCalls,
@@ -31,10 +32,35 @@ const lastHash = (db: Database) =>
     .orderBy(desc(eftiGateCalls.id))
     .limit(1);
 
+// Built and prepared once per database: each request of a gate appends two
+// rows, each after reading the chain's end.
+const chainTipQuery = oncePer((db: Database) => lastHash(db).prepare());
+
+const appendQuery = oncePer((db: Database) =>
+  db
+    .insert(eftiGateCalls)
+    .select(
+      db
+        .select(
+          // SQLite numbers the row (AUTOINCREMENT).
+          literalRow(eftiGateCalls, {
+            ...placeholderRow(eftiGateCalls),
+            id: null as unknown as number,
+          }),
+        )
+        .from(sql`(select 1)`)
+        .where(
+          sql`coalesce((${lastHash(db)}), ${sql.placeholder("start")}) = ${sql.placeholder("previousHash")}` as SQL,
+        ),
+    )
+    .returning({ id: eftiGateCalls.id })
+    .prepare(),
+);
+
 /** The hash of the chain's last row, or null before the first. */
 export async function chainTip(db: Database): Promise<string | null> {
   // Bounded scan of efti_gate_calls: from the newest rowid, stopped at the first chained row (every row since the chain began is one).
-  const [row] = await lastHash(db);
+  const [row] = await chainTipQuery(db).all({});
   return row?.hash ?? null;
 }
 
@@ -50,20 +76,7 @@ export async function appendGateCall(
   start: string,
 ): Promise<boolean> {
   // Bounded scan of efti_gate_calls: the chain's last row, from the newest rowid (as chainTip).
-  const written = await db
-    .insert(eftiGateCalls)
-    .select(
-      db
-        .select(
-          // SQLite numbers the row (AUTOINCREMENT).
-          literalRow(eftiGateCalls, { ...row, id: null as unknown as number }),
-        )
-        .from(sql`(select 1)`)
-        .where(
-          sql`coalesce((${lastHash(db)}), ${start}) = ${row.previousHash}` as SQL,
-        ),
-    )
-    .returning({ id: eftiGateCalls.id });
+  const written = await appendQuery(db).all({ ...row, start });
   return written.length > 0;
 }
 

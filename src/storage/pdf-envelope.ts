@@ -1,4 +1,5 @@
 import { concatBytes } from "../bytes";
+import { oncePer } from "../once-per";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // The encrypted form of a PDF, as stored (bytes, in order):
@@ -34,10 +35,7 @@ export async function sealPdf(
   pdf: Uint8Array,
 ): Promise<Uint8Array> {
   const version = encoder.encode(keyring.current);
-  const masterKey = await importMasterKey(
-    keyOfVersion(keyring, keyring.current),
-    "wrapKey",
-  );
+  const wrappingKey = await masterKey(keyOfVersion(keyring, keyring.current));
   const dataKey = await crypto.subtle.importKey(
     "raw",
     crypto.getRandomValues(new Uint8Array(DATA_KEY_BYTES)),
@@ -48,7 +46,7 @@ export async function sealPdf(
   const wrappedKey = await crypto.subtle.wrapKey(
     "raw",
     dataKey,
-    masterKey,
+    wrappingKey,
     "AES-KW",
   );
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
@@ -87,12 +85,12 @@ export async function openPdf(
       `stored PDF ${JSON.stringify(objectKey)} is under key version ${JSON.stringify(version)}, which the keyring lacks`,
     );
   }
-  const masterKey = await importMasterKey(key, "unwrapKey");
+  const unwrappingKey = await masterKey(key);
   try {
     const dataKey = await crypto.subtle.unwrapKey(
       "raw",
       wrappedKey,
-      masterKey,
+      unwrappingKey,
       "AES-KW",
       "AES-GCM",
       false,
@@ -147,5 +145,10 @@ function readHeader(objectKey: string, stored: Uint8Array) {
   };
 }
 
-const importMasterKey = (key: Uint8Array, usage: "wrapKey" | "unwrapKey") =>
-  crypto.subtle.importKey("raw", key, "AES-KW", false, [usage]);
+// Imported once per key and isolate: every store and read of a PDF uses one.
+const masterKey = oncePer((key: Uint8Array) =>
+  crypto.subtle.importKey("raw", key, "AES-KW", false, [
+    "wrapKey",
+    "unwrapKey",
+  ]),
+);

@@ -1,4 +1,5 @@
 import { toBase64 } from "../base64";
+import { oncePer } from "../once-per";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // The QR secret `k` is derived, never stored: HMAC-SHA-256 of "qr:<uuid>"
@@ -11,22 +12,26 @@ const SECRET_LENGTH = 22;
 
 const encoder = new TextEncoder();
 
+// Imported once per key and isolate: every create, read and scan derives a `k`.
+const hmacKey = oncePer((key: Uint8Array) =>
+  crypto.subtle.importKey(
+    "raw",
+    key,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  ),
+);
+
 /** The `k` of a document; `documentUuid` as stored in its row. */
 export async function deriveQrSecret(
   keyring: Keyring,
   version: string,
   documentUuid: string,
 ): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    keyOfVersion(keyring, version),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
   const mac = await crypto.subtle.sign(
     "HMAC",
-    key,
+    await hmacKey(keyOfVersion(keyring, version)),
     encoder.encode(`qr:${documentUuid}`),
   );
   return base64Url(new Uint8Array(mac, 0, SECRET_BYTES));

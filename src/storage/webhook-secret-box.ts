@@ -1,4 +1,5 @@
 import { fromBase64, toBase64 } from "../base64";
+import { oncePer } from "../once-per";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // A webhook endpoint's signing secret as stored: "<key version>:<base64 of
@@ -9,8 +10,10 @@ import { type Keyring, keyOfVersion } from "./keyring";
 const IV_BYTES = 12;
 const encoder = new TextEncoder();
 
-const importKey = (raw: Uint8Array) =>
-  crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+// Imported once per key and isolate.
+const importKey = oncePer((raw: Uint8Array) =>
+  crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]),
+);
 
 /** `secret` sealed for the endpoint `endpointId` under the keyring's current version. */
 export async function sealWebhookSecret(

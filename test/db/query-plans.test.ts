@@ -186,6 +186,7 @@ const NO_SQL: Record<string, string> = {
   insertDocumentEventIf: "builds a statement of its caller's batch",
   insertRegistrationsIf: "builds a statement of its caller's batch",
   literalRow: "builds a select of literal values",
+  placeholderRow: "builds a row of placeholders",
   pendingPdfNote: "builds a statement of its caller's batch",
   batchPrepared: "runs its caller's statements",
 };
