@@ -14,3 +14,17 @@ export function oncePer<Key extends object, Value>(
     return value;
   };
 }
+
+/**
+ * WebCrypto's import of a key's bytes (`format`, for `algorithm` and
+ * `usages`), made once per key: a keyring's keys live as long as the
+ * isolate, and importing costs more than using the key.
+ */
+export const importedOnce = (
+  format: "raw" | "pkcs8",
+  algorithm: Parameters<SubtleCrypto["importKey"]>[2],
+  usages: Parameters<SubtleCrypto["importKey"]>[4],
+) =>
+  oncePer((key: Uint8Array) =>
+    crypto.subtle.importKey(format, key, algorithm, false, usages),
+  );

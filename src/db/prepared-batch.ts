@@ -5,8 +5,8 @@ import type { Database } from "./client";
 // every call, which costs more than the statements' work (bench/README.md,
 // "Where the CPU goes"); these take queries prepared once per database.
 
-/** A select prepared with `sql.placeholder`s, whose rows drizzle maps. */
-interface PreparedSelect<Rows> {
+/** A query prepared with `sql.placeholder`s; drizzle maps its rows. */
+interface PreparedQuery<Rows> {
   getQuery(): Query;
   mapAllResult(result: unknown, isFromBatch: boolean): unknown;
   all(values: Record<string, unknown>): Promise<Rows>;
@@ -14,7 +14,7 @@ interface PreparedSelect<Rows> {
 
 /** A prepared query and the values of its placeholders for this call. */
 export type PreparedCall<Rows> = readonly [
-  PreparedSelect<Rows>,
+  PreparedQuery<Rows>,
   Record<string, unknown>,
 ];
 

@@ -1,5 +1,5 @@
 import { concatBytes } from "../bytes";
-import { oncePer } from "../once-per";
+import { importedOnce } from "../once-per";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // The encrypted form of a PDF, as stored (bytes, in order):
@@ -146,9 +146,4 @@ function readHeader(objectKey: string, stored: Uint8Array) {
 }
 
 // Imported once per key and isolate: every store and read of a PDF uses one.
-const masterKey = oncePer((key: Uint8Array) =>
-  crypto.subtle.importKey("raw", key, "AES-KW", false, [
-    "wrapKey",
-    "unwrapKey",
-  ]),
-);
+const masterKey = importedOnce("raw", "AES-KW", ["wrapKey", "unwrapKey"]);

@@ -1,5 +1,5 @@
 import { toBase64 } from "../base64";
-import { oncePer } from "../once-per";
+import { importedOnce } from "../once-per";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // The QR secret `k` is derived, never stored: HMAC-SHA-256 of "qr:<uuid>"
@@ -13,15 +13,9 @@ const SECRET_LENGTH = 22;
 const encoder = new TextEncoder();
 
 // Imported once per key and isolate: every create, read and scan derives a `k`.
-const hmacKey = oncePer((key: Uint8Array) =>
-  crypto.subtle.importKey(
-    "raw",
-    key,
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  ),
-);
+const hmacKey = importedOnce("raw", { name: "HMAC", hash: "SHA-256" }, [
+  "sign",
+]);
 
 /** The `k` of a document; `documentUuid` as stored in its row. */
 export async function deriveQrSecret(

@@ -1,5 +1,5 @@
 import { fromBase64, toBase64 } from "../base64";
-import { oncePer } from "../once-per";
+import { importedOnce } from "../once-per";
 import { type Keyring, keyOfVersion } from "./keyring";
 
 // A webhook endpoint's signing secret as stored: "<key version>:<base64 of
@@ -11,9 +11,7 @@ const IV_BYTES = 12;
 const encoder = new TextEncoder();
 
 // Imported once per key and isolate.
-const importKey = oncePer((raw: Uint8Array) =>
-  crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]),
-);
+const importKey = importedOnce("raw", "AES-GCM", ["encrypt", "decrypt"]);
 
 /** `secret` sealed for the endpoint `endpointId` under the keyring's current version. */
 export async function sealWebhookSecret(

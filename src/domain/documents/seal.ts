@@ -5,7 +5,7 @@ import {
   timestampRequest,
 } from "../../cms/timestamp";
 import { logFailure } from "../../failure-log";
-import { oncePer } from "../../once-per";
+import { importedOnce } from "../../once-per";
 import type { Environment } from "../../schemas/environment";
 import type { SealKeyring } from "../../storage/seal-keyring";
 import type { PdfSeal } from "./render-port";
@@ -37,14 +37,10 @@ const TIMESTAMP_WAIT_MS = 2000;
 const TIMESTAMP_ROOM = 8192;
 
 /** The key once per isolate: importing costs more than signing. */
-const signingKey = oncePer((privateKey: Uint8Array) =>
-  crypto.subtle.importKey(
-    "pkcs8",
-    privateKey,
-    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
-    false,
-    ["sign"],
-  ),
+const signingKey = importedOnce(
+  "pkcs8",
+  { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+  ["sign"],
 );
 
 /**
