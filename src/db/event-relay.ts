@@ -6,6 +6,7 @@ import {
   inArray,
   isNull,
   lt,
+  lte,
   notExists,
   sql,
 } from "drizzle-orm";
@@ -72,7 +73,7 @@ export interface NewDelivery {
  * Events written into their credentials' home shard (this one), in one
  * batch: each event unless already there, and with it (only then) a
  * pending delivery due `now` to every endpoint of its credential that wants
- * its type; then those credentials' enabled endpoints, read for the
+ * its type and existed at its fact; then those credentials' enabled endpoints, read for the
  * deliveries' attempts. So a relay run again (a lost answer, a message sent
  * twice) writes nothing twice.
  */
@@ -103,6 +104,9 @@ export async function relayToHome(
             and(
               eq(webhookEndpoints.credentialId, event.credentialId),
               subscribesTo(event.type),
+              // An endpoint receives the facts after its creation, however
+              // late their relay: an earlier one's event is not its own.
+              lte(webhookEndpoints.createdAt, event.createdAt),
               notExists(
                 db
                   .select({ one: sql`1` })

@@ -205,11 +205,11 @@ async function eventsOf(origin: string, key: string): Promise<Event[]> {
   }
 }
 
-/** Whether `endpoint` is subscribed to `event`: its type, after it was created. */
+/** Whether `endpoint` is subscribed to `event`: its type, at or after its creation. */
 const wants = (endpoint: WatchedEndpoint, event: Event) =>
   event.type === "ping"
     ? event.data.webhook_endpoint_id === endpoint.id
-    : event.created_at > endpoint.created_at &&
+    : event.created_at >= endpoint.created_at &&
       (endpoint.events.includes("*") || endpoint.events.includes(event.type));
 
 /** What the receivers got against the events each key lists. */

@@ -23,6 +23,7 @@ import {
   testSigningSecret,
   webhookWorld,
 } from "../helpers/webhooks";
+import { jsonRequest } from "../helpers/worker";
 
 const NOW = Date.UTC(2026, 10, 21, 9);
 const SECOND = 1000;
@@ -187,6 +188,47 @@ describe("webhook deliveries", () => {
     ).toEqual(Array(7).fill("delivered"));
     expect(await attemptsTo(owner.id, deletions.id)).toEqual([
       { status_code: 200, error: null },
+    ]);
+  });
+
+  it("sends a fact relayed late only to the endpoints that existed at the fact; a redelivery reaches a later one", async () => {
+    const world = webhookWorld(NOW);
+    const owner = await createCredential();
+    const request = world.request();
+    const endpoints = webhookEndpointsApi(request, owner.key);
+    const before = await endpoints.register({
+      url: "https://erp.test/before",
+      events: ["*"],
+    });
+    world.clock.advance(SECOND);
+    const document = await documentsApi(request, owner.key).issue(
+      minimalRequest(),
+    );
+    // Its event still waits in the outbox when the next endpoint is created.
+    world.clock.advance(SECOND);
+    const after = await endpoints.register({
+      url: "https://erp.test/after",
+      events: ["*"],
+    });
+    await world.consumeDue();
+    const urls = () => world.receiver.received.map(({ url }) => url);
+    expect(urls()).toEqual(["https://erp.test/before"]);
+    expect(eventOf(world.receiver.received[0] as Received).data).toMatchObject({
+      uuid: document.uuid,
+    });
+    expect(await deliveriesTo(owner.id, after.id)).toEqual([]);
+    expect(before.id).not.toBe(after.id);
+
+    const eventId = (world.receiver.received[0] as Received).id;
+    const redelivered = await request(
+      `/api/v1/events/${eventId}/redeliver`,
+      jsonRequest("POST", owner.key, { endpoint_id: after.id }),
+    );
+    expect(redelivered.status).toBe(202);
+    await world.consumeDue();
+    expect(urls()).toEqual([
+      "https://erp.test/before",
+      "https://erp.test/after",
     ]);
   });
 

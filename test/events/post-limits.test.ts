@@ -85,12 +85,12 @@ describe("an invocation's POSTs", () => {
       for (let i = 0; i < CONNECTIONS; i++) {
         await insertEndpoint(owner.id, {
           url: `https://erp.test/slow/${i}`,
-          createdAt: NOW,
+          createdAt: NOW - 1,
         });
       }
       await insertEndpoint(owner.id, {
         url: "https://erp.test/healthy",
-        createdAt: NOW + 1,
+        createdAt: NOW,
       });
       await documentsApi(world.request(), owner.key).issue(minimalRequest());
       await world.consumeBatch();
