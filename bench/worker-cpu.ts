@@ -374,7 +374,9 @@ async function main(): Promise<void> {
         `${name}: median ${storageExcluded.median} ms, p99 ${storageExcluded.p99} ms (with the proxy's: ${withClient.median} / ${withClient.p99} ms)`,
       );
     }
-    console.error(`bench:cpu: ${logLines.count()} log lines of the Worker counted, not written`);
+    console.error(
+      `bench:cpu: ${logLines.count()} log lines of the Worker counted, not written`,
+    );
     // The profiler's sampling slows what it samples: no figure is kept.
     if (profiler) {
       const named = chosen.map(({ name }) => name);
