@@ -4,9 +4,11 @@
 // migrations apply --local` does it, with the same statements and
 // d1_migrations rows, so that wrangler's own commands and the deploy agree
 // with it afterwards; and the fallback fonts the FONTS bucket lacks put there.
-import { readdir, readFile } from "node:fs/promises";
+// A state prepared so is stamped with what it was prepared for: a later start
+// with the same migrations and fonts neither imports Miniflare nor starts it
+// (2 s of every later start, docs/performance.md).
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { fallbackFontKey } from "../../src/font-coverage/coverage";
 import { FALLBACK_FAMILIES } from "../../src/font-coverage/fallback-families";
 import { cutFallbackFont } from "./fallback-font-files";
@@ -60,13 +62,37 @@ async function putMissingFonts(bucket: R2Bucket): Promise<number> {
   return put;
 }
 
-/** Migrates every local shard and fills the FONTS bucket of the state in `persistTo`. */
+/** What a state is prepared for: each shard's migrations and the fallback fonts' keys. */
+async function preparedFor(
+  config: ReturnType<typeof readLocalConfig>,
+): Promise<string> {
+  const shards = await Promise.all(
+    config.d1_databases.map(async (shard) => ({
+      binding: shard.binding,
+      id: shard.database_id,
+      migrations: await migrationNames(shard.migrations_dir),
+    })),
+  );
+  const fonts = FALLBACK_FAMILIES.map(fallbackFontKey);
+  return `${JSON.stringify({ shards, fonts }, null, 2)}\n`;
+}
+
+/**
+ * Migrates every local shard and fills the FONTS bucket of the state in
+ * `persistTo`, unless its stamp says it was prepared for the same
+ * migrations and fonts (delete the state's folder to start afresh).
+ */
 export async function prepareLocalState(persistTo: string): Promise<void> {
   const config = readLocalConfig(API_CONFIG);
   const fonts = config.r2_buckets.find(
     (bucket) => bucket.binding === FONTS_BINDING,
   );
   if (!fonts) throw new Error(`${API_CONFIG} binds no ${FONTS_BINDING} bucket`);
+  // Inside wrangler's own folder of the state: gone with its data.
+  const stamp = join(persistTo, "v3", "deca-prepared.json");
+  const wanted = await preparedFor(config);
+  if ((await readFile(stamp, "utf8").catch(() => null)) === wanted) return;
+  const { convertV4MiniflareOptions, Miniflare } = await import("miniflare");
   const miniflare = new Miniflare(
     convertV4MiniflareOptions({
       modules: true,
@@ -94,4 +120,5 @@ export async function prepareLocalState(persistTo: string): Promise<void> {
   } finally {
     await miniflare.dispose();
   }
+  await writeFile(stamp, wanted);
 }
