@@ -273,8 +273,16 @@ async function deliveries(
       }
       const wanted = events.filter((event) => wants(endpoint, event));
       const ids = new Set(wanted.map((event) => event.id));
-      for (const id of received.keys()) {
-        if (!ids.has(id)) report.unexpected.push(`${id} → ${endpoint.id}`);
+      for (const [id, delivery] of received) {
+        if (ids.has(id)) continue;
+        // What the delivery said of itself, and whether the key lists it at all.
+        const said = JSON.parse(delivery.body) as Partial<Event>;
+        const listed = events.some((event) => event.id === id)
+          ? "listed"
+          : `not listed, detail ${(await keyClient(origin, key)("GET", `/events/${id}`)).status}`;
+        report.unexpected.push(
+          `${said.type} ${id} at ${said.created_at} → ${endpoint.id} (created ${endpoint.created_at}, ${listed})`,
+        );
       }
       for (const event of wanted) {
         report.expected += 1;
