@@ -73,9 +73,9 @@ export interface NewDelivery {
  * Events written into their credentials' home shard (this one), in one
  * batch: each event unless already there, and with it (only then) a
  * pending delivery due `now` to every endpoint of its credential that wants
- * its type and existed at its fact; then those credentials' enabled endpoints, read for the
- * deliveries' attempts. So a relay run again (a lost answer, a message sent
- * twice) writes nothing twice.
+ * its type and existed at its fact; then those credentials' enabled
+ * endpoints, read for the deliveries' attempts. So a relay run again (a lost
+ * answer, a message sent twice) writes nothing twice.
  */
 export async function relayToHome(
   db: Database,

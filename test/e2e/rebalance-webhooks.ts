@@ -230,8 +230,8 @@ export interface DeliveryReport {
 
 /**
  * Waits, up to `ms`, until each endpoint of each subscriber has received
- * every event of its key that it wants, then reads each such event's
- * deliveries.
+ * every event of its key that it wants, and each such event reads its
+ * delivery `delivered`.
  */
 export async function awaitDeliveries(
   origin: string,
@@ -241,8 +241,15 @@ export async function awaitDeliveries(
   const deadline = Date.now() + ms;
   for (;;) {
     const report = await deliveries(origin, subscribers);
-    if (report.missing.length === 0 || Date.now() > deadline) {
-      return { ...report, notDelivered: await notDelivered(origin, report) };
+    // A delivery is recorded only after its receiver answered: one just
+    // received may not read `delivered` yet.
+    const late = Date.now() > deadline;
+    const unrecorded =
+      report.missing.length === 0 || late
+        ? await notDelivered(origin, report)
+        : [];
+    if (late || (report.missing.length === 0 && unrecorded.length === 0)) {
+      return { ...report, notDelivered: unrecorded };
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
@@ -263,18 +270,33 @@ async function deliveries(
     pairs: [] as Expected,
   };
   for (const { key, endpoints } of subscribers) {
+    // What each endpoint received, taken before the key's events are listed:
+    // an event is listed once relayed, before any delivery of it, so one
+    // delivered while the list is read (a QR scan's access, relayed late) is
+    // listed too, and is not taken for an unexpected one.
+    const receivedBefore = endpoints.map(({ receiver }) => [
+      ...receiver.deliveries,
+    ]);
     const events = await eventsOf(origin, key);
-    for (const endpoint of endpoints) {
+    for (const [index, endpoint] of endpoints.entries()) {
       const received = new Map<string, ReceivedDelivery>();
-      for (const delivery of endpoint.receiver.deliveries) {
+      for (const delivery of receivedBefore[index] ?? []) {
         if (delivery.verifiedBy.length === 0) report.unverified += 1;
         else if (received.has(delivery.id)) report.duplicates += 1;
         else received.set(delivery.id, delivery);
       }
       const wanted = events.filter((event) => wants(endpoint, event));
       const ids = new Set(wanted.map((event) => event.id));
-      for (const id of received.keys()) {
-        if (!ids.has(id)) report.unexpected.push(`${id} → ${endpoint.id}`);
+      for (const [id, delivery] of received) {
+        if (ids.has(id)) continue;
+        // What the delivery said of itself, and whether the key lists it at all.
+        const said = JSON.parse(delivery.body) as Partial<Event>;
+        const listed = events.some((event) => event.id === id)
+          ? "listed"
+          : `not listed, detail ${(await keyClient(origin, key)("GET", `/events/${id}`)).status}`;
+        report.unexpected.push(
+          `${said.type} ${id} at ${said.created_at} → ${endpoint.id} (created ${endpoint.created_at}, ${listed})`,
+        );
       }
       for (const event of wanted) {
         report.expected += 1;

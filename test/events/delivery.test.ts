@@ -217,7 +217,14 @@ describe("webhook deliveries", () => {
       uuid: document.uuid,
     });
     expect(await deliveriesTo(owner.id, after.id)).toEqual([]);
-    expect(before.id).not.toBe(after.id);
+    // The fact lies between the two endpoints' creations.
+    const { created_at: factAt } = eventOf(
+      world.receiver.received[0] as Received,
+    );
+    expect([before.created_at < factAt, factAt < after.created_at]).toEqual([
+      true,
+      true,
+    ]);
 
     const eventId = (world.receiver.received[0] as Received).id;
     const redelivered = await request(
