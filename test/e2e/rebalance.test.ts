@@ -375,9 +375,13 @@ it("goes from 4 to 8 shards under load: nothing lost, doubled or served wrong, e
 
   // The revoked key's endpoint received its documents' issues, and nothing
   // that happened after the revocation: not one of the scans, all served.
+  // A delivery may come twice, under the same webhook-id.
   expect(revocation.scans).toEqual([200, 200, 200, 200]);
-  const received = revoked.endpoint.receiver.deliveries.map(
-    (delivery) => delivery.event?.type,
+  const received = new Map(
+    revoked.endpoint.receiver.deliveries.map((delivery) => [
+      delivery.id,
+      delivery.event?.type,
+    ]),
   );
-  expect(received).toEqual(Array(4).fill("document.issued"));
+  expect([...received.values()]).toEqual(Array(4).fill("document.issued"));
 }, 420_000);
