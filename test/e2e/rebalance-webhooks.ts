@@ -274,13 +274,14 @@ async function deliveries(
     // an event is listed once relayed, before any delivery of it, so one
     // delivered while the list is read (a QR scan's access, relayed late) is
     // listed too, and is not taken for an unexpected one.
-    const receivedBefore = endpoints.map(({ receiver }) => [
-      ...receiver.deliveries,
-    ]);
+    const snapshots = endpoints.map((endpoint) => ({
+      endpoint,
+      snapshot: [...endpoint.receiver.deliveries],
+    }));
     const events = await eventsOf(origin, key);
-    for (const [index, endpoint] of endpoints.entries()) {
+    for (const { endpoint, snapshot } of snapshots) {
       const received = new Map<string, ReceivedDelivery>();
-      for (const delivery of receivedBefore[index] ?? []) {
+      for (const delivery of snapshot) {
         if (delivery.verifiedBy.length === 0) report.unverified += 1;
         else if (received.has(delivery.id)) report.duplicates += 1;
         else received.set(delivery.id, delivery);
